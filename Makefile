@@ -1,0 +1,36 @@
+# Pinhole: the two entry points of the README, plus benchmarks.
+#   make demo   install what is missing, build (release), build the real-photo corpus, thumbnail it
+#   make test   install what is missing, run the whole test suite
+SHELL := /bin/bash
+CORPUS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pinhole/corpus
+OUT    ?= out
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: demo test deps corpus build release bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+release: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+
+corpus: deps
+	@scripts/make-corpus.sh "$(CORPUS)"
+
+demo: release corpus
+	@mkdir -p "$(OUT)"
+	.build/release/pinhole thumbnail "$(CORPUS)" --size 360 --format jpeg --quality 80 \
+	    --out "$(OUT)/thumbnails" --contact-sheet "$(OUT)/contact-sheet.jpg"
+
+test: deps
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build
+
+bench: release corpus
+	.build/release/pinhole bench thumbnail "$(CORPUS)"
+
+clean:
+	rm -rf .build "$(OUT)"

@@ -1,0 +1,68 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Every Swift target builds in the Swift 6 language mode with these upcoming features (see STYLE).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Pinhole",
+    products: [
+        .library(name: "Pinhole", targets: ["Pinhole"]),
+        .library(name: "PinholeVips", targets: ["PinholeVips"]),
+        .library(name: "PinholeTestServer", targets: ["PinholeTestServer"]),
+        .executable(name: "pinhole", targets: ["pinhole"]),
+    ],
+    targets: [
+        // The pipeline: pure Swift, no C imports, so an ImageIO decoder can be added for Apple platforms.
+        .target(name: "Pinhole", swiftSettings: strictSettings),
+
+        // libvips headers and linking, found through pkg-config (Debian: libvips-dev).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Fixed-argument wrappers over libvips' variadic calls and macros (Swift cannot call either).
+        .target(name: "CPinholeVips", dependencies: ["CVips"]),
+        // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders.
+        .target(name: "PinholeVips", dependencies: ["Pinhole", "CPinholeVips"], swiftSettings: strictSettings),
+
+        // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
+        .target(name: "PinholeTestServer", swiftSettings: strictSettings),
+
+        // Benchmarks (a small harness of our own: warm-up, median of N, reference measured in the same run).
+        .target(
+            name: "PinholeBench",
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
+
+        .executableTarget(
+            name: "pinhole",
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeBench"],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "PinholeTests", dependencies: ["Pinhole"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PinholeVipsTests",
+            dependencies: ["PinholeVips", "Pinhole"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PinholeIntegrationTests",
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PinholeTestServerTests",
+            dependencies: ["PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PinholeCLITests",
+            dependencies: ["PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

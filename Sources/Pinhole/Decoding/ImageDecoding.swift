@@ -1,0 +1,80 @@
+public import Foundation
+
+/// Turns encoded bytes into a display-ready thumbnail: decode and downsample in one step.
+///
+/// Implementations (``PinholeVips/VipsDecoder`` on Linux) must:
+/// - pick the codec from magic bytes (``ImageFormat/sniff(_:)``), not from names or headers;
+/// - check ``DecodingOptions/maxPixelCount`` from the header *before* decoding pixels;
+/// - shrink on load to fit ``ThumbnailOptions/maxPixelSize`` (longest side, after EXIF orientation),
+///   never upscaling unless ``ThumbnailOptions/allowsUpscaling``;
+/// - apply EXIF orientation, convert to 8-bit sRGB, keep alpha, and give the first frame of animations;
+/// - run blocking work on their own bounded threads, never on Swift's cooperative pool, and check
+///   cancellation before and after it.
+///
+/// - Throws: ``PinholeError`` (``PinholeError/Code/emptyData``, ``PinholeError/Code/notAnImage``,
+///   ``PinholeError/Code/unsupportedFormat``, ``PinholeError/Code/truncated``,
+///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/decodingFailed``), or `CancellationError`.
+public protocol ImageDecoding: Sendable {
+    /// Decodes `data` into a thumbnail as `options` say. Safe to call from any isolation.
+    func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage
+}
+
+/// How to decode: the thumbnail box and the limits.
+public struct DecodingOptions: Sendable, Hashable {
+    /// 100 megapixels: the default input pixel limit.
+    public static let defaultMaxPixelCount = 100_000_000
+
+    /// The thumbnail to make, or `nil` for a full-size decode.
+    public var thumbnail: ThumbnailOptions?
+    /// The most pixels (width × height of one frame, as the header declares) that will be decoded;
+    /// larger inputs fail with ``PinholeError/Code/tooManyPixels`` before any pixel is decoded.
+    /// 100,000,000 by default.
+    public var maxPixelCount: Int
+    /// The most frames an animation may declare; 1,000 by default. Only the first is decoded.
+    public var maxFrameCount: Int
+
+    public init(
+        thumbnail: ThumbnailOptions? = nil,
+        maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount,
+        maxFrameCount: Int = 1000
+    ) {
+        self.thumbnail = thumbnail
+        self.maxPixelCount = maxPixelCount
+        self.maxFrameCount = maxFrameCount
+    }
+}
+
+/// A decoded image and what is known about its source.
+public struct DecodedImage: Sendable, Hashable {
+    /// The pixels (8-bit sRGB, oriented for display).
+    public var image: PixelImage
+    /// Facts about the encoded source.
+    public var info: SourceInfo
+
+    public init(image: PixelImage, info: SourceInfo) {
+        self.image = image
+        self.info = info
+    }
+
+    /// Facts about an encoded image, read from its header.
+    public struct SourceInfo: Sendable, Hashable {
+        /// The format found from the magic bytes.
+        public var format: ImageFormat
+        /// Full-size width in pixels as displayed (after EXIF orientation).
+        public var width: Int
+        /// Full-size height in pixels as displayed (after EXIF orientation).
+        public var height: Int
+        /// The EXIF orientation that was applied (1…8; 1 when none).
+        public var orientation: Int
+        /// Frames (pages) in the file; 1 for still images.
+        public var frameCount: Int
+
+        public init(format: ImageFormat, width: Int, height: Int, orientation: Int = 1, frameCount: Int = 1) {
+            self.format = format
+            self.width = width
+            self.height = height
+            self.orientation = orientation
+            self.frameCount = frameCount
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// The box a thumbnail must fit in.
+///
+/// The longest side of the result is at most ``maxPixelSize`` pixels; the aspect ratio is kept; sides are
+/// rounded to the nearest pixel and never below 1 px. Images smaller than the box keep their size unless
+/// ``allowsUpscaling`` is set. The box applies to the image *as displayed* (after EXIF orientation).
+public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
+    /// The longest side of the thumbnail, in pixels (≥ 1).
+    public var maxPixelSize: Int
+    /// Whether an image smaller than the box is scaled up to fill it; `false` by default.
+    public var allowsUpscaling: Bool
+
+    /// - Parameters:
+    ///   - maxPixelSize: longest side in pixels; values below 1 are treated as 1.
+    ///   - allowsUpscaling: scale up images smaller than the box; `false` by default.
+    public init(maxPixelSize: Int, allowsUpscaling: Bool = false) {
+        self.maxPixelSize = max(1, maxPixelSize)
+        self.allowsUpscaling = allowsUpscaling
+    }
+
+    /// The size in pixels that an image of `width × height` gets in this box: aspect kept, rounded to the
+    /// nearest pixel, each side ≥ 1.
+    public func fittedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let longest = max(width, height)
+        guard longest > maxPixelSize || (allowsUpscaling && longest < maxPixelSize) else { return (width, height) }
+        let scale = Double(maxPixelSize) / Double(longest)
+        let w = max(1, Int((Double(width) * scale).rounded()))
+        let h = max(1, Int((Double(height) * scale).rounded()))
+        return (min(w, maxPixelSize), min(h, maxPixelSize))
+    }
+
+    public var description: String { allowsUpscaling ? "\(maxPixelSize)px+up" : "\(maxPixelSize)px" }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs, with apt-get and only when absent, the Debian packages Pinhole needs to build, test and run
+# its demo: libvips (decoder), its command-line tools (the benchmark's reference), TurboJPEG, tmux (terminal
+# tests) and the packages that carry the real photographs of the corpus and the tools that derive from them.
+set -euo pipefail
+
+PACKAGES=(
+  pkg-config libvips-dev libvips-tools libturbojpeg0-dev
+  lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
+  imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip tmux
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "[install-deps] apt-get install ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
