@@ -58,7 +58,7 @@ extension VipsDecoder {
                     "this libvips (\(Vips.version)) has no loader for \(format.name): \(message)",
                     detectedType: format.name)
             }
-            throw decodingError(message, format: format)
+            throw decodingError(message, format: format, data: data)
         }
         let isHEIF = format == .heif || format == .avif
         let orientation = isHEIF ? 1 : Int(min(8, max(1, raw.orientation)))
@@ -80,9 +80,13 @@ extension VipsDecoder {
             colourProfiles: (import: nil, export: converts ? "srgb" : nil))
     }
 
-    /// Maps a libvips failure to ``PinholeError/Code/truncated`` when its words say the data ended early,
+    /// Maps a libvips failure to ``PinholeError/Code/truncated`` when the container is incomplete
+    /// (``containerLooksTruncated(_:format:)``) or libvips' words say the data ended early,
     /// else ``PinholeError/Code/decodingFailed``; the message keeps libvips' own words.
-    static func decodingError(_ message: String, format: ImageFormat) -> PinholeError {
+    static func decodingError(_ message: String, format: ImageFormat, data: Data) -> PinholeError {
+        if containerLooksTruncated(data, format: format) {
+            return PinholeError(.truncated, "\(format.name) data ends early (\(message))", detectedType: format.name)
+        }
         let lower = message.lowercased()
         let truncationWords = [
             "premature end", "truncated", "unexpected end", "end of file", "not enough data", "eof",

@@ -24,7 +24,9 @@ import CPinholeVips
 /// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
 ///
 /// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
-/// `fail_on=truncated`); a grey-filled partial image is never returned.
+/// `fail_on=truncated`); a grey-filled partial image is never returned. A GIF without its trailer byte fails
+/// too, even when its first frame is complete. Failures are classified as truncated when the container is
+/// incomplete (JPEG without EOI, PNG without IEND, WebP shorter than its RIFF size) or libvips says so.
 ///
 /// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
 /// Safe from any isolation; values of this type are cheap to copy.
@@ -85,7 +87,7 @@ public struct VipsDecoder: ImageDecoding {
             box = (header.info.width, header.info.height)
         }
         let profiles = header.colourProfiles
-        let failure = { (message: String) in decodingError(message, format: format) }
+        let failure = { (message: String) in decodingError(message, format: format, data: data) }
         let image = try data.withUnsafeBytes { bytes throws -> PixelImage in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
             let thumbnail = try VipsImageHandle.make(failure: failure) { out in
@@ -95,6 +97,10 @@ public struct VipsDecoder: ImageDecoding {
                     profiles.import, profiles.export, "fail_on=truncated", out)
             }
             return try thumbnail.pixelImage(failure: failure)
+        }
+        // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
+        if format == .gif && containerLooksTruncated(data, format: format) {
+            throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
         }
         return DecodedImage(image: image, info: header.info)
     }
