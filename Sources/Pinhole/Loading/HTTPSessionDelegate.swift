@@ -45,10 +45,13 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        guard let transfer = transfer(task), let target = request.url, transfer.allowRedirect(to: target) else {
-            return completionHandler(nil)
+        guard let transfer = transfer(task), let target = request.url else { return completionHandler(nil) }
+        if transfer.allowRedirect(to: target) {
+            completionHandler(request)
+        } else {
+            completionHandler(nil)
+            transfer.cancelTask()
         }
-        completionHandler(request)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

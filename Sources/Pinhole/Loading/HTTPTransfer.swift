@@ -55,7 +55,7 @@ final class HTTPTransfer: Sendable {
 
     /// Ends the transfer with `result` unless it already ended: resumes the caller, stops the watchdog and
     /// cancels the URLSession task if it still runs.
-    func finish(_ result: Result<DataResponse, any Error>) {
+    func finish(_ result: Result<DataResponse, any Error>, cancellingTask: Bool = true) {
         let (continuation, task, timer) = state.withLock { state in
             if state.finished { return (nil as CheckedContinuation<DataResponse, any Error>?, nil as URLSessionDataTask?, nil as RepeatingTimer?) }
             state.finished = true
@@ -63,7 +63,7 @@ final class HTTPTransfer: Sendable {
             return (state.continuation, state.task, state.timer)
         }
         timer?.cancel()
-        if case .failure = result { task?.cancel() }
+        if case .failure = result, cancellingTask { task?.cancel() }
         continuation?.resume(with: result)
     }
 
@@ -135,6 +135,9 @@ final class HTTPTransfer: Sendable {
         if let outcome { fail(outcome) }
     }
 
+    /// Decides on a redirect. On refusal the transfer has failed but its task still runs: the delegate must
+    /// answer URLSession's redirect callback first and then call ``cancelTask()`` (cancelling while URLSession
+    /// waits for that answer traps in FoundationNetworking).
     func allowRedirect(to target: URL) -> Bool {
         let refusal: PinholeError? = state.withLock { state in
             let loop = state.visited.contains(target)
@@ -149,16 +152,21 @@ final class HTTPTransfer: Sendable {
             return nil
         }
         if let refusal {
-            fail(refusal)
+            finish(.failure(refusal), cancellingTask: false)
             return false
         }
         do {
             try configuration.redirectPolicy?(target)
         } catch {
-            finish(.failure(error))
+            finish(.failure(error), cancellingTask: false)
             return false
         }
         return true
+    }
+
+    /// Cancels the URLSession task (after a refused redirect has been answered).
+    func cancelTask() {
+        task?.cancel()
     }
 
     func didComplete(error: (any Error)?) {
