@@ -112,6 +112,9 @@ public final class PinholeTestServer: Sendable {
     }
 
     /// The most recent request started for `path` (query ignored), or nil.
+    /// Requests in the order their heads were read (the most recent 10,000), for ordering assertions.
+    public var requestLog: [Request] { storage.requestLog }
+
     public func lastRequest(for path: String) -> Request? {
         storage.lastRequest(for: Self.pathWithoutQuery(path))
     }

@@ -25,6 +25,8 @@ final class ServerStorage: Sendable {
         var stats = Stats()
         var requestCounts: [String: Int] = [:]
         var lastRequests: [String: Request] = [:]
+        /// Requests in arrival order, the most recent 10,000.
+        var requestLog: [Request] = []
         var acceptThread: ServerThread?
         var connections: [Int: Connection] = [:]
         var nextConnectionID = 0
@@ -68,12 +70,15 @@ final class ServerStorage: Sendable {
 
     func lastRequest(for path: String) -> Request? { state.withLock { $0.lastRequests[path] } }
 
+    var requestLog: [Request] { state.withLock { $0.requestLog } }
+
     /// Zeroes the counters and forgets requests; ``Stats/openConnections`` keeps its live value.
     func resetStats() {
         state.withLock { state in
             state.stats = Stats(openConnections: state.stats.openConnections)
             state.requestCounts = [:]
             state.lastRequests = [:]
+            state.requestLog = []
         }
     }
 
@@ -82,6 +87,8 @@ final class ServerStorage: Sendable {
             state.stats.requestsStarted += 1
             state.requestCounts[request.path, default: 0] += 1
             state.lastRequests[request.path] = request
+            if state.requestLog.count >= 10_000 { state.requestLog.removeFirst(state.requestLog.count - 9_999) }
+            state.requestLog.append(request)
         }
     }
 
