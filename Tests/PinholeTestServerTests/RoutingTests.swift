@@ -32,6 +32,22 @@ struct RoutingTests {
         #expect(server.stats.bytesSent > 5000)
     }
 
+    @Test func servesLargeBodyIntactAndCountsItsBytes() async throws {
+        // Given a 3 MB image route
+        let server = try PinholeTestServer()
+        defer { server.stop() }
+        let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        server.route("/big.jpg", .image(body))
+
+        // When it is requested
+        let (data, _) = try await session.data(from: server.url("/big.jpg"))
+
+        // Then every byte arrives in order, and the byte counter covers head and body
+        #expect(data == body)
+        #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
+        #expect(server.stats.bytesSent > body.count && server.stats.bytesSent < body.count + 1000)
+    }
+
     @Test func answersUnknownPathWith404() async throws {
         // Given a server without routes
         let server = try PinholeTestServer()
