@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PinholeTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite(.timeLimit(.minutes(1)))
 struct RoutingTests {
@@ -14,8 +15,11 @@ struct RoutingTests {
         let server = try PinholeTestServer()
         defer { server.stop() }
         let body = Data((0..<5000).map { UInt8($0 % 251) })
-        server.route("/a.jpg", Route(status: 203, headers: ["content-type": "image/jpeg", "cache-control": "max-age=60"],
-                                     body: body))
+        server.route(
+            "/a.jpg",
+            Route(
+                status: 203, headers: ["content-type": "image/jpeg", "cache-control": "max-age=60"],
+                body: body))
 
         // When it is requested
         let (data, response) = try await session.data(from: server.url("/a.jpg"))
