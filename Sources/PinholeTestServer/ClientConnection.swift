@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Blocking-style I/O on one accepted, non-blocking socket, owned by its connection thread.
@@ -64,10 +65,9 @@ final class ClientConnection {
         }
     }
 
-    /// Writes all of `bytes`, waiting for buffer space as needed.
-    func send(_ bytes: some Collection<UInt8>) -> Outcome {
-        let array = Array(bytes)
-        return array.withUnsafeBytes { buffer in
+    /// Writes all of `bytes` (no copy), waiting for buffer space as needed.
+    func send(_ bytes: some ContiguousBytes) -> Outcome {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let base = buffer.baseAddress.map { $0 + offset }

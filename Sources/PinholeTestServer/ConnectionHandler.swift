@@ -102,7 +102,7 @@ struct ConnectionHandler {
 
         switch route.behavior {
         case .normal, .neverRespond:
-            return finish(send(head + body), keepAlive: keepAlive, completion: completion)
+            return finish(send(head, body), keepAlive: keepAlive, completion: completion)
         case .truncate(let afterBytes):
             return partial(head, body, afterBytes) ?? endedByServer(.closeGracefully)
         case .reset(let afterBytes):
@@ -110,7 +110,7 @@ struct ConnectionHandler {
         case .stall(let afterBytes):
             return partial(head, body, afterBytes) ?? holdUntilClientCloses()
         case .trickle(let chunkSize, let interval):
-            if let failed = partial(head, body, 0) { return failed }
+            if let failed = outcome(send(head)) { return failed }
             var offset = body.startIndex
             while offset < body.endIndex {
                 let end = body.index(offset, offsetBy: max(1, chunkSize), limitedBy: body.endIndex) ?? body.endIndex
@@ -124,7 +124,7 @@ struct ConnectionHandler {
 
     /// Sends the head and the first `afterBytes` body bytes; nil when sent, else how to end.
     private func partial(_ head: [UInt8], _ body: Data, _ afterBytes: Int) -> Next? {
-        outcome(send(head + body.prefix(max(0, afterBytes))))
+        outcome(send(head, body.prefix(max(0, afterBytes))))
     }
 
     /// nil for `.done`; otherwise records the request's end and says how to close.
@@ -167,10 +167,21 @@ struct ConnectionHandler {
     }
 
     /// Sends and adds what went out to the byte counter.
-    private func send(_ bytes: some Collection<UInt8>) -> ClientConnection.Outcome {
+    private func send(_ bytes: some ContiguousBytes) -> ClientConnection.Outcome {
         let before = connection.bytesSent
         let result = connection.send(bytes)
         storage.addBytesSent(connection.bytesSent - before)
         return result
+    }
+
+    /// Sends a head and a body: one write for small bodies, two (without copying the body) for large ones.
+    private func send(_ head: [UInt8], _ body: Data) -> ClientConnection.Outcome {
+        if body.count <= 16 * 1024 {
+            var bytes = head
+            bytes.append(contentsOf: body)
+            return send(bytes)
+        }
+        let result = send(head)
+        return result == .done ? send(body) : result
     }
 }

@@ -63,7 +63,8 @@ enum HTTPRequestParser {
                 $0.trimmingBlanks()
             }
         )
-        let keepAlive = minorVersion == 1 ? !connectionTokens.contains("close") : connectionTokens.contains("keep-alive")
+        let keepAlive =
+            minorVersion == 1 ? !connectionTokens.contains("close") : connectionTokens.contains("keep-alive")
         let request = Request(method: method, path: path, query: query, headers: headers)
         return .head(Head(request: request, keepAlive: keepAlive, contentLength: contentLength, headLength: headLength))
     }

@@ -80,7 +80,8 @@ public final class PinholeTestServer: Sendable {
     /// milliseconds). Requests still waiting, stalled or trickling end without a response. Idempotent; also
     /// called by `deinit`. Routes and the handler are released, which breaks cycles through them.
     ///
-    /// - Note: Blocks the calling thread briefly while joining threads.
+    /// - Note: Blocks the calling thread briefly while joining threads. Do not call it from a route handler
+    ///   (that thread cannot join itself; call it from the test or the benchmark).
     public func stop() {
         storage.stop()
     }

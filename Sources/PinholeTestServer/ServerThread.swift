@@ -27,13 +27,15 @@ struct ServerThread: Sendable {
         pthread_attr_setstacksize(&attributes, stackSize)
         let start = Unmanaged.passRetained(Start(name: name, body: body))
         var handle = pthread_t()
-        let result = pthread_create(&handle, &attributes, { context in
-            guard let context else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
-            Thread.current.name = String(start.name.prefix(15))  // shows in /proc/self/task/*/comm
-            start.body()
-            return nil
-        }, start.toOpaque())
+        let result = pthread_create(
+            &handle, &attributes,
+            { context in
+                guard let context else { return nil }
+                let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
+                Thread.current.name = String(start.name.prefix(15))  // shows in /proc/self/task/*/comm
+                start.body()
+                return nil
+            }, start.toOpaque())
         guard result == 0 else {
             start.release()
             return .failure(SystemError(operation: "pthread_create", code: result))

@@ -7,8 +7,10 @@ enum Socket {
 
     /// A non-blocking TCP listener on 127.0.0.1 with a port chosen by the system; returns (fd, port).
     static func listenOnLoopback(backlog: Int32 = 512) throws(SystemError) -> (Int32, Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-            | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_INET,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw SystemError(operation: "socket", code: errno) }
         do throws(SystemError) {
             setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)

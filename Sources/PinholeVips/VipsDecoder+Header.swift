@@ -13,6 +13,9 @@ struct VipsHeader {
     var appliesOrientation: Bool
     /// The profiles to give `vips_thumbnail`: export to sRGB only when there is something to convert from.
     var colourProfiles: (import: String?, export: String?)
+    /// Grey (1 or 2 bands) with an embedded profile: if libvips rejects the profile (an RGB-class profile on grey
+    /// data, LIBVIPS-NOTES item 5), the decode is retried without colour management.
+    var retriesWithoutProfile: Bool
 
     /// Throws when the header declares more than `options` allow.
     func checkLimits(_ options: DecodingOptions) throws {
@@ -77,7 +80,8 @@ extension VipsDecoder {
             info: info,
             framePixelCount: width * height,
             appliesOrientation: !isHEIF,
-            colourProfiles: (import: nil, export: converts ? "srgb" : nil))
+            colourProfiles: (import: nil, export: converts ? "srgb" : nil),
+            retriesWithoutProfile: raw.hasICC != 0 && raw.bands <= 2)
     }
 
     /// Maps a libvips failure to ``PinholeError/Code/truncated`` when the container is incomplete

@@ -16,7 +16,8 @@ import CPinholeVips
 ///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
 /// - colour becomes 8-bit sRGB: embedded ICC profiles (Display P3, Adobe RGB, CMYK…) are converted through
 ///   the profile, CMYK without a profile uses libvips' fallback CMYK profile, untagged RGB and grey are
-///   taken as sRGB and kept exactly (no colour transform); 16-bit samples become 8-bit (v >> 8, within 1 of
+///   taken as sRGB and kept exactly (no colour transform); grey whose embedded profile libvips rejects (an
+///   RGB-class profile on grey data) is decoded again without colour management rather than failing; 16-bit samples become 8-bit (v >> 8, within 1 of
 ///   v / 257); gAMA chunks in PNG are ignored (as libvips, Pillow and ImageMagick do);
 /// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
 ///   ``PixelImage/PixelFormat/gray8`` for grey without alpha, ``PixelImage/PixelFormat/rgb8`` otherwise;
@@ -74,21 +75,38 @@ public struct VipsDecoder: ImageDecoding {
     }
 
     /// The whole decode, synchronous; runs on a worker thread.
-    static func decodeNow(_ data: Data, format: ImageFormat, options: DecodingOptions) throws
-        -> DecodedImage
-    {
+    static func decodeNow(_ data: Data, format: ImageFormat, options: DecodingOptions) throws -> DecodedImage {
         try Vips.ensureInitialized()
         let header = try readHeader(data, format: format)
         try header.checkLimits(options)
+        // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
+        if format == .gif && containerLooksTruncated(data, format: format) {
+            throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
+        }
         let box: (width: Int, height: Int)
         if let thumbnail = options.thumbnail {
             box = (thumbnail.maxPixelSize, thumbnail.maxPixelSize)
         } else {
             box = (header.info.width, header.info.height)
         }
-        let profiles = header.colourProfiles
+        let image: PixelImage
+        do {
+            image = try thumbnail(data, format: format, header: header, box: box, options: options,
+                                  profiles: header.colourProfiles)
+        } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
+            image = try thumbnail(data, format: format, header: header, box: box, options: options,
+                                  profiles: (nil, nil))
+        }
+        return DecodedImage(image: image, info: header.info)
+    }
+
+    /// One `vips_thumbnail_buffer` run with the given colour profiles, copied out as 8-bit sRGB.
+    private static func thumbnail(
+        _ data: Data, format: ImageFormat, header: VipsHeader, box: (width: Int, height: Int),
+        options: DecodingOptions, profiles: (import: String?, export: String?)
+    ) throws -> PixelImage {
         let failure = { (message: String) in decodingError(message, format: format, data: data) }
-        let image = try data.withUnsafeBytes { bytes throws -> PixelImage in
+        return try data.withUnsafeBytes { bytes in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
             let thumbnail = try VipsImageHandle.make(failure: failure) { out in
                 CPinholeVips_thumbnail(
@@ -98,10 +116,5 @@ public struct VipsDecoder: ImageDecoding {
             }
             return try thumbnail.pixelImage(failure: failure)
         }
-        // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
-        if format == .gif && containerLooksTruncated(data, format: format) {
-            throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
-        }
-        return DecodedImage(image: image, info: header.info)
     }
 }

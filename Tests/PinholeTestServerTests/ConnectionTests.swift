@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PinholeTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite(.timeLimit(.minutes(1)))
 struct ConnectionTests {

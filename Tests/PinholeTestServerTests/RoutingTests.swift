@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PinholeTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite(.timeLimit(.minutes(1)))
 struct RoutingTests {
@@ -14,8 +15,11 @@ struct RoutingTests {
         let server = try PinholeTestServer()
         defer { server.stop() }
         let body = Data((0..<5000).map { UInt8($0 % 251) })
-        server.route("/a.jpg", Route(status: 203, headers: ["content-type": "image/jpeg", "cache-control": "max-age=60"],
-                                     body: body))
+        server.route(
+            "/a.jpg",
+            Route(
+                status: 203, headers: ["content-type": "image/jpeg", "cache-control": "max-age=60"],
+                body: body))
 
         // When it is requested
         let (data, response) = try await session.data(from: server.url("/a.jpg"))
@@ -30,6 +34,22 @@ struct RoutingTests {
         #expect(server.requestCount(for: "/a.jpg") == 1)
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
         #expect(server.stats.bytesSent > 5000)
+    }
+
+    @Test func servesLargeBodyIntactAndCountsItsBytes() async throws {
+        // Given a 3 MB image route
+        let server = try PinholeTestServer()
+        defer { server.stop() }
+        let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        server.route("/big.jpg", .image(body))
+
+        // When it is requested
+        let (data, _) = try await session.data(from: server.url("/big.jpg"))
+
+        // Then every byte arrives in order, and the byte counter covers head and body
+        #expect(data == body)
+        #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
+        #expect(server.stats.bytesSent > body.count && server.stats.bytesSent < body.count + 1000)
     }
 
     @Test func answersUnknownPathWith404() async throws {

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Glibc
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Shared helpers: URLSessions, polling for server-side effects, a raw-socket client and descriptor checks.
 enum TestSupport {
