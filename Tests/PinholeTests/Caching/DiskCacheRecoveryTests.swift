@@ -124,7 +124,9 @@ struct DiskCacheRecoveryTests {
     @Test func restartWithASmallerLimitEvictsTheLeastRecentlyUsed() async throws {
         // Given a, b, c, d stored and then a read (order: a, d, c, b)
         let first = try await openCache()
-        for key in ["a", "b", "c", "d"] { try await first.store(Data.pattern(count: 1000), metadata: .init(), for: key) }
+        for key in ["a", "b", "c", "d"] {
+            try await first.store(Data.pattern(count: 1000), metadata: .init(), for: key)
+        }
         #expect(await first.entry(for: "a") != nil)
         let size = first.totalSize / 4
 

@@ -28,7 +28,8 @@ struct DiskCacheTests {
         let data = Data.pattern(count: 10_000)
         let metadata = DiskCache.Metadata(
             etag: "\"abc\"", lastModified: "Wed, 21 Oct 2026 07:28:00 GMT", contentType: "image/jpeg",
-            storedAt: Date(timeIntervalSince1970: 1_800_000_000.125), expiresAt: Date(timeIntervalSince1970: 1_800_003_600))
+            storedAt: Date(timeIntervalSince1970: 1_800_000_000.125),
+            expiresAt: Date(timeIntervalSince1970: 1_800_003_600))
 
         // When it is stored and read back
         try await cache.store(data, metadata: metadata, for: "https://example.com/a.jpg")
@@ -58,8 +59,9 @@ struct DiskCacheTests {
         for step in 0..<150 {
             // When entries of random size (some larger than the limit) are stored under 40 keys
             let count = Int.random(in: 0...12_000)
-            try await cache.store(Data.pattern(count: count, seed: UInt8(step % 256)), metadata: metadata,
-                                  for: "key-\(step % 40)")
+            try await cache.store(
+                Data.pattern(count: count, seed: UInt8(step % 256)), metadata: metadata,
+                for: "key-\(step % 40)")
 
             // Then the limit holds and the files on disk agree with the index
             #expect(cache.totalSize <= 30_000)
@@ -145,8 +147,9 @@ struct DiskCacheTests {
         try await cache.store(data, metadata: .init(etag: "v1", storedAt: Date(timeIntervalSince1970: 0)), for: "k")
 
         // When a 304 brings new metadata
-        let fresh = DiskCache.Metadata(etag: "v1", storedAt: Date(timeIntervalSince1970: 100),
-                                       expiresAt: Date(timeIntervalSince1970: 200))
+        let fresh = DiskCache.Metadata(
+            etag: "v1", storedAt: Date(timeIntervalSince1970: 100),
+            expiresAt: Date(timeIntervalSince1970: 200))
         await cache.updateMetadata(fresh, for: "k")
         await cache.updateMetadata(fresh, for: "missing")
 
