@@ -58,7 +58,7 @@ struct DiskCacheTests {
 
         for step in 0..<150 {
             // When entries of random size (some larger than the limit) are stored under 40 keys
-            let count = Int.random(in: 0...12_000)
+            let count = step % 25 == 24 ? 30_000 : Int.random(in: 0...12_000)
             try await cache.store(
                 Data.pattern(count: count, seed: UInt8(step % 256)), metadata: metadata,
                 for: "key-\(step % 40)")
@@ -82,9 +82,12 @@ struct DiskCacheTests {
                     for step in 0..<60 {
                         let key = "k\((task * 7 + step) % 20)"
                         let data = Data.pattern(count: Int.random(in: 100...6000), seed: UInt8(task))
-                        try await cache.store(data, metadata: .init(), for: key)
+                        try await cache.store(data, metadata: .init(etag: "\(task)"), for: key)
                         #expect(cache.totalSize <= 50_000)
+                        // A read sees one whole write: the data matches the writer named in its metadata
                         if let entry = await cache.entry(for: "k\(step % 20)") {
+                            let writer = try #require(entry.metadata.etag.flatMap { UInt8($0) })
+                            #expect(entry.data == Data.pattern(count: entry.data.count, seed: writer))
                             #expect(entry.data.count >= 100)
                         }
                     }
@@ -172,6 +175,33 @@ struct DiskCacheTests {
         #expect(cache.count == 0)
         #expect(cache.totalSize == 0)
         #expect(try directory.entryFiles().count == 0)
+    }
+
+    @Test func cancelledCallersNeitherStoreNorRead() async throws {
+        // Given a cache with one entry
+        let cache = try await openCache()
+        try await cache.store(Data.pattern(count: 100), metadata: .init(), for: "kept")
+
+        // When a cancelled task stores and reads
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            let read = await cache.entry(for: "kept")
+            do {
+                try await cache.store(Data.pattern(count: 100), metadata: .init(), for: "new")
+                return (read, false)
+            } catch is CancellationError {
+                return (read, true)
+            }
+        }
+        task.cancel()
+        let (read, storeCancelled) = try await task.value
+
+        // Then the store throws CancellationError and writes nothing, and the read is a miss
+        #expect(storeCancelled)
+        #expect(read == nil)
+        #expect(cache.count == 1)
+        #expect(try directory.entryFiles().count == 1)
+        #expect(try directory.fileNames().allSatisfy { !$0.hasPrefix(".tmp-") })
     }
 
     @Test(arguments: [
