@@ -148,6 +148,12 @@ struct DiskCacheRecoveryTests {
         await expectUnavailable(at: path)
     }
 
+    @Test func directoryThatIsARegularFileIsUnavailable() async throws {
+        try Data("file".utf8).write(to: directory.fileURL("plain"))
+        await expectUnavailable(at: directory.fileURL("plain"))
+        #expect(try Data(contentsOf: directory.fileURL("plain")) == Data("file".utf8))
+    }
+
     @Test(arguments: ["/proc/pinhole-cache", "/proc/self", "/sys/pinhole-cache"])
     func systemDirectoriesAreUnavailable(path: String) async throws {
         await expectUnavailable(at: URL(fileURLWithPath: path, isDirectory: true))
