@@ -15,6 +15,9 @@ import Synchronization
 ///
 /// Safe from any isolation. All file I/O runs on the given ``WorkerThreadPool`` (``WorkerThreadPool/io`` by
 /// default), never on Swift's cooperative pool; the index lives in memory behind a `Mutex`.
+///
+/// - Important: Use one `DiskCache` per directory. Two instances (or two processes) on the same directory keep
+///   separate indexes, so neither can enforce the size limit for both.
 public final class DiskCache: Sendable {
     /// The directory and the size limit.
     public let configuration: Configuration

@@ -33,27 +33,27 @@ enum DiskCacheChecksum {
     /// CRC-32 (reflected polynomial 0xEDB88320, as zlib's `crc32`) of `bytes`, continuing from `crc`
     /// (0 to start). Slicing-by-8: eight table lookups per 8 bytes.
     static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
-        let tables = crcTables
-        var crc = ~crc
-        var index = 0
-        let count = bytes.count
-        while index + 8 <= count {
-            let low = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16
-                | UInt32(bytes[index + 3]) << 24
-            let high = UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8 | UInt32(bytes[index + 6]) << 16
-                | UInt32(bytes[index + 7]) << 24
-            let word = crc ^ low
-            crc = tables[7 * 256 + Int(word & 0xff)] ^ tables[6 * 256 + Int((word >> 8) & 0xff)]
-                ^ tables[5 * 256 + Int((word >> 16) & 0xff)] ^ tables[4 * 256 + Int(word >> 24)]
-                ^ tables[3 * 256 + Int(high & 0xff)] ^ tables[2 * 256 + Int((high >> 8) & 0xff)]
-                ^ tables[1 * 256 + Int((high >> 16) & 0xff)] ^ tables[Int(high >> 24)]
-            index += 8
+        crcTables.withUnsafeBufferPointer { tables in
+            var crc = ~crc
+            var index = 0
+            let count = bytes.count
+            while index + 8 <= count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
+                let low = crc ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word >> 32)
+                crc =
+                    tables[7 &* 256 &+ Int(low & 0xff)] ^ tables[6 &* 256 &+ Int((low >> 8) & 0xff)]
+                    ^ tables[5 &* 256 &+ Int((low >> 16) & 0xff)] ^ tables[4 &* 256 &+ Int(low >> 24)]
+                    ^ tables[3 &* 256 &+ Int(high & 0xff)] ^ tables[2 &* 256 &+ Int((high >> 8) & 0xff)]
+                    ^ tables[256 &+ Int((high >> 16) & 0xff)] ^ tables[Int(high >> 24)]
+                index &+= 8
+            }
+            while index < count {
+                crc = tables[Int((crc ^ UInt32(bytes[index])) & 0xff)] ^ (crc >> 8)
+                index &+= 1
+            }
+            return ~crc
         }
-        while index < count {
-            crc = tables[Int((crc ^ UInt32(bytes[index])) & 0xff)] ^ (crc >> 8)
-            index += 1
-        }
-        return ~crc
     }
 
     /// Eight 256-entry tables: table 0 is the classic byte-wise table, table k advances k more zero bytes.

@@ -6,31 +6,49 @@
 /// free list and reused. A handle stays valid until its element is removed.
 ///
 /// Not thread-safe: the owning cache keeps it behind its lock.
+@usableFromInline
 struct LRUList<Element> {
     /// A position in the list; valid from ``pushFront(_:)`` until ``remove(_:)``.
+    @usableFromInline
     typealias Handle = Int
 
-    fileprivate struct Slot {
-        var element: Element?
-        var previous: Handle
-        var next: Handle
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var element: Element?
+        @usableFromInline var previous: Handle
+        @usableFromInline var next: Handle
+
+        @inlinable
+        init(element: Element?, previous: Handle, next: Handle) {
+            self.element = element
+            self.previous = previous
+            self.next = next
+        }
     }
 
-    private static var none: Handle { -1 }
+    @inlinable
+    static var none: Handle { -1 }
 
-    private var slots: [Slot] = []
+    @usableFromInline
+    var slots: [Slot] = []
     /// The first free slot; free slots are chained through `next`.
-    private var freeHead: Handle = LRUList.none
+    @usableFromInline
+    var freeHead: Handle = -1
     /// The most recently used element.
+    @usableFromInline
     private(set) var first: Handle?
     /// The least recently used element.
+    @usableFromInline
     private(set) var last: Handle?
     /// The number of elements in the list.
+    @usableFromInline
     private(set) var count = 0
 
+    @inlinable
     init() {}
 
     /// The element at `handle`.
+    @inlinable
     subscript(handle: Handle) -> Element {
         get {
             guard let element = slots[handle].element else {
@@ -45,6 +63,7 @@ struct LRUList<Element> {
     }
 
     /// Inserts `element` at the front (most recently used) and returns its handle.
+    @inlinable
     mutating func pushFront(_ element: Element) -> Handle {
         let handle: Handle
         if freeHead != Self.none {
@@ -61,6 +80,7 @@ struct LRUList<Element> {
     }
 
     /// Moves the element at `handle` to the front (most recently used).
+    @inlinable
     mutating func moveToFront(_ handle: Handle) {
         guard first != handle else { return }
         unlink(handle)
@@ -68,7 +88,7 @@ struct LRUList<Element> {
     }
 
     /// Removes the element at `handle` and returns it; the handle becomes invalid.
-    @discardableResult
+    @inlinable @discardableResult
     mutating func remove(_ handle: Handle) -> Element {
         let element = self[handle]
         unlink(handle)
@@ -79,6 +99,7 @@ struct LRUList<Element> {
     }
 
     /// Removes every element and releases the storage.
+    @inlinable
     mutating func removeAll() {
         self = LRUList()
     }
@@ -96,7 +117,8 @@ struct LRUList<Element> {
         return result
     }
 
-    private mutating func link(_ handle: Handle) {
+    @inlinable
+    mutating func link(_ handle: Handle) {
         slots[handle].previous = Self.none
         if let oldFirst = first {
             slots[handle].next = oldFirst
@@ -108,7 +130,8 @@ struct LRUList<Element> {
         first = handle
     }
 
-    private mutating func unlink(_ handle: Handle) {
+    @inlinable
+    mutating func unlink(_ handle: Handle) {
         let previous = slots[handle].previous
         let next = slots[handle].next
         if previous != Self.none { slots[previous].next = next } else { first = next == Self.none ? nil : next }

@@ -3,36 +3,53 @@
 ///
 /// Mutating operations hand removed values back to the caller instead of dropping them, so that the last
 /// release of a value (and whatever its `deinit` does) happens after the lock is released.
+@usableFromInline
 struct MemoryCacheStorage<Key: Hashable, Value> {
+    @usableFromInline
     struct Entry {
-        let key: Key
-        var value: Value
+        @usableFromInline let key: Key
+        @usableFromInline var value: Value
         /// Bytes, as given to ``MemoryCache/insert(_:for:cost:)``; never negative.
-        var cost: Int
+        @usableFromInline var cost: Int
         /// The instant (on the cache's clock, measured from its creation) after which the entry is stale.
-        var expiry: Duration?
+        @usableFromInline var expiry: Duration?
+
+        @inlinable
+        init(key: Key, value: Value, cost: Int, expiry: Duration?) {
+            self.key = key
+            self.value = value
+            self.cost = cost
+            self.expiry = expiry
+        }
     }
 
     /// The result of a lookup: the value on a hit, or the stale value removed on expiry.
+    @usableFromInline
     enum Lookup {
         case hit(Value)
         case miss
         case expired(Entry)
     }
 
-    private var handles: [Key: LRUList<Entry>.Handle] = [:]
-    private var list = LRUList<Entry>()
+    @usableFromInline
+    var handles: [Key: LRUList<Entry>.Handle] = [:]
+    @usableFromInline
+    var list = LRUList<Entry>()
     /// The sum of the costs of the stored entries, in bytes.
+    @usableFromInline
     private(set) var totalCost = 0
 
+    @inlinable
     init() {}
 
     /// The number of stored entries.
+    @inlinable
     var count: Int { list.count }
 
     /// Looks `key` up; a fresh hit becomes the most recently used entry, an expired one is removed.
     ///
     /// - Parameter now: the current time on the cache's clock, or `nil` when entries never expire.
+    @inlinable
     mutating func lookup(_ key: Key, now: Duration?) -> Lookup {
         guard let handle = handles[key] else { return .miss }
         if let now, let expiry = list[handle].expiry, now >= expiry {
@@ -46,6 +63,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     /// recently used entries until both limits hold.
     ///
     /// - Returns: the replaced and evicted entries, for the caller to release outside the lock.
+    @inlinable
     mutating func insert(_ entry: Entry, costLimit: Int, countLimit: Int) -> [Entry] {
         var removed: [Entry] = []
         if let handle = handles[entry.key] {
@@ -58,6 +76,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     }
 
     /// Removes the entry for `key`, if any, and returns it.
+    @inlinable
     mutating func removeValue(for key: Key) -> Entry? {
         guard let handle = handles[key] else { return nil }
         return remove(handle)
@@ -65,6 +84,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
 
     /// Evicts least recently used entries until the total cost is at most `cost` bytes and the count at most
     /// `count` entries.
+    @inlinable
     mutating func evict(toCost cost: Int, count: Int, into removed: inout [Entry]) {
         while totalCost > cost || list.count > count, let handle = list.last {
             removed.append(remove(handle))
@@ -76,7 +96,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         list.handlesFromFront.map { list[$0].key }
     }
 
-    private mutating func remove(_ handle: LRUList<Entry>.Handle) -> Entry {
+    @inlinable
+    mutating func remove(_ handle: LRUList<Entry>.Handle) -> Entry {
         let entry = list.remove(handle)
         handles[entry.key] = nil
         totalCost -= entry.cost

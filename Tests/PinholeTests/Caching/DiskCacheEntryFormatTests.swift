@@ -5,7 +5,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct DiskCacheEntryFormatTests {
-    private let metadata = DiskCache.Metadata(etag: "e", contentType: "image/png", storedAt: Date(timeIntervalSince1970: 5))
+    private let metadata = DiskCache.Metadata(
+        etag: "e", contentType: "image/png", storedAt: Date(timeIntervalSince1970: 5))
 
     @Test func crc32MatchesTheStandardCheckValue() {
         let bytes = Data("123456789".utf8)

@@ -124,7 +124,9 @@ struct DiskCacheRecoveryTests {
     @Test func restartWithASmallerLimitEvictsTheLeastRecentlyUsed() async throws {
         // Given a, b, c, d stored and then a read (order: a, d, c, b)
         let first = try await openCache()
-        for key in ["a", "b", "c", "d"] { try await first.store(Data.pattern(count: 1000), metadata: .init(), for: key) }
+        for key in ["a", "b", "c", "d"] {
+            try await first.store(Data.pattern(count: 1000), metadata: .init(), for: key)
+        }
         #expect(await first.entry(for: "a") != nil)
         let size = first.totalSize / 4
 
@@ -144,6 +146,12 @@ struct DiskCacheRecoveryTests {
 
         // When / Then opening a cache there throws cacheUnavailable
         await expectUnavailable(at: path)
+    }
+
+    @Test func directoryThatIsARegularFileIsUnavailable() async throws {
+        try Data("file".utf8).write(to: directory.fileURL("plain"))
+        await expectUnavailable(at: directory.fileURL("plain"))
+        #expect(try Data(contentsOf: directory.fileURL("plain")) == Data("file".utf8))
     }
 
     @Test(arguments: ["/proc/pinhole-cache", "/proc/self", "/sys/pinhole-cache"])

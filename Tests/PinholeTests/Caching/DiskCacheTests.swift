@@ -28,7 +28,8 @@ struct DiskCacheTests {
         let data = Data.pattern(count: 10_000)
         let metadata = DiskCache.Metadata(
             etag: "\"abc\"", lastModified: "Wed, 21 Oct 2026 07:28:00 GMT", contentType: "image/jpeg",
-            storedAt: Date(timeIntervalSince1970: 1_800_000_000.125), expiresAt: Date(timeIntervalSince1970: 1_800_003_600))
+            storedAt: Date(timeIntervalSince1970: 1_800_000_000.125),
+            expiresAt: Date(timeIntervalSince1970: 1_800_003_600))
 
         // When it is stored and read back
         try await cache.store(data, metadata: metadata, for: "https://example.com/a.jpg")
@@ -57,9 +58,10 @@ struct DiskCacheTests {
 
         for step in 0..<150 {
             // When entries of random size (some larger than the limit) are stored under 40 keys
-            let count = Int.random(in: 0...12_000)
-            try await cache.store(Data.pattern(count: count, seed: UInt8(step % 256)), metadata: metadata,
-                                  for: "key-\(step % 40)")
+            let count = step % 25 == 24 ? 30_000 : Int.random(in: 0...12_000)
+            try await cache.store(
+                Data.pattern(count: count, seed: UInt8(step % 256)), metadata: metadata,
+                for: "key-\(step % 40)")
 
             // Then the limit holds and the files on disk agree with the index
             #expect(cache.totalSize <= 30_000)
@@ -80,9 +82,12 @@ struct DiskCacheTests {
                     for step in 0..<60 {
                         let key = "k\((task * 7 + step) % 20)"
                         let data = Data.pattern(count: Int.random(in: 100...6000), seed: UInt8(task))
-                        try await cache.store(data, metadata: .init(), for: key)
+                        try await cache.store(data, metadata: .init(etag: "\(task)"), for: key)
                         #expect(cache.totalSize <= 50_000)
+                        // A read sees one whole write: the data matches the writer named in its metadata
                         if let entry = await cache.entry(for: "k\(step % 20)") {
+                            let writer = try #require(entry.metadata.etag.flatMap { UInt8($0) })
+                            #expect(entry.data == Data.pattern(count: entry.data.count, seed: writer))
                             #expect(entry.data.count >= 100)
                         }
                     }
@@ -145,8 +150,9 @@ struct DiskCacheTests {
         try await cache.store(data, metadata: .init(etag: "v1", storedAt: Date(timeIntervalSince1970: 0)), for: "k")
 
         // When a 304 brings new metadata
-        let fresh = DiskCache.Metadata(etag: "v1", storedAt: Date(timeIntervalSince1970: 100),
-                                       expiresAt: Date(timeIntervalSince1970: 200))
+        let fresh = DiskCache.Metadata(
+            etag: "v1", storedAt: Date(timeIntervalSince1970: 100),
+            expiresAt: Date(timeIntervalSince1970: 200))
         await cache.updateMetadata(fresh, for: "k")
         await cache.updateMetadata(fresh, for: "missing")
 
@@ -169,6 +175,33 @@ struct DiskCacheTests {
         #expect(cache.count == 0)
         #expect(cache.totalSize == 0)
         #expect(try directory.entryFiles().count == 0)
+    }
+
+    @Test func cancelledCallersNeitherStoreNorRead() async throws {
+        // Given a cache with one entry
+        let cache = try await openCache()
+        try await cache.store(Data.pattern(count: 100), metadata: .init(), for: "kept")
+
+        // When a cancelled task stores and reads
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            let read = await cache.entry(for: "kept")
+            do {
+                try await cache.store(Data.pattern(count: 100), metadata: .init(), for: "new")
+                return (read, false)
+            } catch is CancellationError {
+                return (read, true)
+            }
+        }
+        task.cancel()
+        let (read, storeCancelled) = try await task.value
+
+        // Then the store throws CancellationError and writes nothing, and the read is a miss
+        #expect(storeCancelled)
+        #expect(read == nil)
+        #expect(cache.count == 1)
+        #expect(try directory.entryFiles().count == 1)
+        #expect(try directory.fileNames().allSatisfy { !$0.hasPrefix(".tmp-") })
     }
 
     @Test(arguments: [
