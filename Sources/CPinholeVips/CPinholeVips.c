@@ -145,12 +145,12 @@ int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *o
     return 0;
 }
 
-int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int upscale, int no_rotate,
+int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int size, int no_rotate,
                            const char *import_profile, const char *export_profile, const char *option_string,
                            VipsImage **out) {
     return vips_thumbnail_buffer((void *)buf, len, out, width,
                                  "height", height,
-                                 "size", upscale ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN,
+                                 "size", (VipsSize)size,
                                  "no_rotate", no_rotate ? TRUE : FALSE,
                                  "import_profile", import_profile,
                                  "export_profile", export_profile,

@@ -31,7 +31,9 @@ public enum ContactSheet {
         guard cellSize >= 1, spacing >= 0, (columns ?? 1) >= 1 else {
             throw PinholeError(
                 .invalidRequest,
-                "bad contact sheet layout: cellSize \(cellSize), columns \(String(describing: columns)), spacing \(spacing)")
+                "bad contact sheet layout: cellSize \(cellSize), "
+                    + "columns \(String(describing: columns)), spacing \(spacing)"
+            )
         }
         let across = min(images.count, columns ?? Int(Double(images.count).squareRoot().rounded(.up)))
         try Task.checkCancellation()

@@ -27,7 +27,8 @@ struct VipsHeader {
         if framePixelCount > options.maxPixelCount {
             throw PinholeError(
                 .tooManyPixels,
-                "\(info.width)×\(info.height) = \(framePixelCount) pixels declared; the limit is \(options.maxPixelCount)"
+                "\(info.width)×\(info.height) = \(framePixelCount) pixels declared; "
+                    + "the limit is \(options.maxPixelCount)"
             )
         }
     }

@@ -1,7 +1,7 @@
 import CPinholeVips
+import CVips
 import Foundation
 import Pinhole
-import CVips
 
 /// Owns one reference to a `VipsImage` and releases it (`g_object_unref`) in `deinit`, on every path.
 ///

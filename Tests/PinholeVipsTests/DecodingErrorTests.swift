@@ -23,7 +23,8 @@ struct DecodingErrorTests {
     @Test(arguments: [
         ("inputs/baseline.jpg", 0.55), ("inputs/baseline.jpg", 0.3), ("inputs/interlaced-adam7.png", 0.6),
         ("inputs/untagged-primaries.png", 0.5), ("inputs/webp-lossless-alpha.webp", 0.6),
-        ("inputs/progressive.jpg", 0.5), ("inputs/interlaced.gif", 0.6), ("inputs/anim-3frames.gif", 0.5), ("inputs/large-4096x4096.jpg", 0.7),
+        ("inputs/progressive.jpg", 0.5), ("inputs/interlaced.gif", 0.6), ("inputs/anim-3frames.gif", 0.5),
+        ("inputs/large-4096x4096.jpg", 0.7),
     ])
     func failsAsTruncatedWhenDataEndsEarly(file: String, keptFraction: Double) async throws {
         // Given a file cut short
@@ -99,8 +100,11 @@ struct DecodingErrorTests {
         #expect(error?.message.contains("1f 8b") == true)
     }
 
-    @Test(arguments: [[0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("RIFF\0\0\0\0WEBP".utf8),
-                      Array("GIF89a".utf8)] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("RIFF\0\0\0\0WEBP".utf8),
+            Array("GIF89a".utf8),
+        ] as [[UInt8]])
     func failsCleanlyOnGarbageAfterAValidMagic(magic: [UInt8]) async throws {
         // Given a valid signature followed by garbage
         var generator = SystemRandomNumberGenerator()

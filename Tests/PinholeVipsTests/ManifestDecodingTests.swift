@@ -70,8 +70,9 @@ struct ManifestDecodingTests {
             let small = try await decoder.decode(data, options: DecodingOptions(thumbnail: options))
             let fitted = options.fittedSize(width: full.info.width, height: full.info.height)
             #expect(abs(small.image.width - thumbnail.width) <= 1 && abs(small.image.height - thumbnail.height) <= 1)
-            #expect(small.image.width == fitted.width && small.image.height == fitted.height,
-                    "\(entry.id): \(small.image.width)×\(small.image.height) vs fitted \(fitted)")
+            #expect(
+                small.image.width == fitted.width && small.image.height == fitted.height,
+                "\(entry.id): \(small.image.width)×\(small.image.height) vs fitted \(fitted)")
         }
     }
 }

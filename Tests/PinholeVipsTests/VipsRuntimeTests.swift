@@ -19,10 +19,14 @@ struct VipsRuntimeTests {
         let png = try await Fixtures.caseFile("inputs/interlaced-adam7.png")
         var corrupt = jpeg
         let middle = corrupt.count / 2
-        corrupt.replaceSubrange(middle..<middle + 40, with: [UInt8](repeating: 0xFF, count: 20) + [UInt8](repeating: 0x01, count: 20))
+        corrupt.replaceSubrange(
+            middle..<middle + 40, with: [UInt8](repeating: 0xFF, count: 20) + [UInt8](repeating: 0x01, count: 20))
         var badCRC = png
         badCRC[40] ^= 0xFF
-        return [jpeg.prefix(jpeg.count / 2), png.prefix(png.count / 2), corrupt, badCRC, Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16])]
+        return [
+            jpeg.prefix(jpeg.count / 2), png.prefix(png.count / 2), corrupt, badCRC,
+            Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]),
+        ]
     }
 
     @Test func writesNothingToStderrAndCapturesWarnings() async throws {
