@@ -1,7 +1,7 @@
 import CPinholeVips
 import CVips
-public import Foundation
-public import Pinhole
+import Foundation
+import Pinhole
 
 /// What libvips read from a header, and the decisions that follow from it.
 struct VipsHeader {

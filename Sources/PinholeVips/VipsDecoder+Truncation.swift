@@ -1,5 +1,5 @@
-public import Foundation
-public import Pinhole
+import Foundation
+import Pinhole
 
 extension VipsDecoder {
     /// Whether the container of `data` says it is incomplete: a JPEG without its end-of-image marker, a PNG

@@ -88,8 +88,15 @@ public struct VipsDecoder: ImageDecoding {
         }
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
         // from ThumbnailOptions.fittedSize by a pixel for some sizes. Aspect is kept to within that rounding.
-        let box = options.thumbnail?.fittedSize(width: header.info.width, height: header.info.height)
+        let box =
+            options.thumbnail?.fittedSize(width: header.info.width, height: header.info.height)
             ?? (header.info.width, header.info.height)
+        // An upscaled thumbnail obeys the pixel limit too (and libvips' largest side, VIPS_MAX_COORD).
+        let (outputPixels, overflow) = box.0.multipliedReportingOverflow(by: box.1)
+        guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {
+            throw PinholeError(
+                .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
+        }
         let image: PixelImage
         do {
             image = try thumbnail(

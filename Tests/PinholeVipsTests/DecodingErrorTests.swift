@@ -118,4 +118,13 @@ struct DecodingErrorTests {
         #expect(["decoding_failed", "truncated", "unsupported_format"].contains(error?.code.kind ?? ""))
         #expect(error?.message.isEmpty == false)
     }
+
+    @Test func refusesAnUpscaledResultOverThePixelLimit() async throws {
+        // Given a 40×30 PNG and a request to upscale it into an enormous box
+        let data = try await Fixtures.caseFile("inputs/small-40x30.png")
+        let huge = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: Int.max / 2, allowsUpscaling: true))
+
+        // When it is decoded, Then it is refused (no crash, no giant allocation)
+        #expect(await kind(of: data, options: huge) == "too_many_pixels")
+    }
 }
