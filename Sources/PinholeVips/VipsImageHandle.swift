@@ -1,6 +1,5 @@
 import CPinholeVips
 import CVips
-import Foundation
 import Pinhole
 
 /// Owns one reference to a `VipsImage` and releases it (`g_object_unref`) in `deinit`, on every path.

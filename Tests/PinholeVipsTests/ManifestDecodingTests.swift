@@ -65,7 +65,7 @@ struct ManifestDecodingTests {
         #expect(info == full.info)
 
         // And the thumbnail fits the box as the manifest and ThumbnailOptions.fittedSize say
-        if let thumbnail = expected.thumbnail {
+        for thumbnail in (expected.thumbnail.map { [$0] } ?? []) + (expected.requests ?? []) {
             let options = ThumbnailOptions(maxPixelSize: max(thumbnail.box[0], thumbnail.box[1]))
             let small = try await decoder.decode(data, options: DecodingOptions(thumbnail: options))
             let fitted = options.fittedSize(width: full.info.width, height: full.info.height)
