@@ -30,7 +30,9 @@ public import Pinhole
 /// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
 /// `fail_on=truncated`); a grey-filled partial image is never returned. A GIF without its trailer byte fails
 /// too, even when its first frame is complete. Failures are classified as truncated when the container is
-/// incomplete (JPEG without EOI, PNG without IEND, WebP shorter than its RIFF size) or libvips says so.
+/// incomplete (JPEG without EOI, PNG without IEND, WebP, BMP shorter than their declared size, TIFF whose first
+/// directory lies past the end) or, for TIFF, HEIF and SVG, when libvips' message says so. Corrupt but complete
+/// data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
 ///
 /// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
 /// Safe from any isolation; values of this type are cheap to copy.

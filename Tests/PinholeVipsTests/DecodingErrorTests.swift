@@ -24,6 +24,7 @@ struct DecodingErrorTests {
         ("inputs/baseline.jpg", 0.55), ("inputs/baseline.jpg", 0.3), ("inputs/interlaced-adam7.png", 0.6),
         ("inputs/untagged-primaries.png", 0.5), ("inputs/webp-lossless-alpha.webp", 0.6),
         ("inputs/progressive.jpg", 0.5), ("inputs/interlaced.gif", 0.6), ("inputs/anim-3frames.gif", 0.5),
+        ("inputs/heic-with-thumb.heic", 0.6), ("inputs/tiff-rgba.tif", 0.5), ("inputs/bmp24.bmp", 0.5),
         ("inputs/large-4096x4096.jpg", 0.7),
     ])
     func failsAsTruncatedWhenDataEndsEarly(file: String, keptFraction: Double) async throws {
