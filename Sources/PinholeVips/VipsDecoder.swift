@@ -23,7 +23,8 @@ public import Pinhole
 ///   16-bit samples become 8-bit (v >> 8, within 1 of v / 257); gAMA chunks in PNG are ignored (as libvips,
 ///   Pillow and ImageMagick do);
 /// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
-///   ``PixelImage/PixelFormat/gray8`` for grey without alpha, ``PixelImage/PixelFormat/rgb8`` otherwise;
+///   ``PixelImage/PixelFormat/gray8`` for grey without alpha (``PixelImage/PixelFormat/rgb8`` when an embedded
+///   grey ICC profile was applied), ``PixelImage/PixelFormat/rgb8`` otherwise;
 /// - the first frame of an animation; ``DecodedImage/SourceInfo/frameCount`` reports how many there are;
 /// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
 ///

@@ -75,4 +75,22 @@ struct ManifestDecodingTests {
                 "\(entry.id): \(small.image.width)×\(small.image.height) vs fitted \(fitted)")
         }
     }
+
+    @Test(arguments: entries.filter { $0.id.hasPrefix("C33") })
+    func thumbnailsALargeJPEGWithTheRightColours(_ entry: ManifestEntry) async throws {
+        // Given a 4096×4096 JPEG (baseline or progressive) with four coloured quadrants
+        let data = try await Fixtures.caseFile(entry.file)
+
+        // When it is thumbnailed to 256 px (shrink-on-load)
+        let small = try await VipsDecoder().decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 256)))
+
+        // Then it is 256×256 and the manifest's samples, scaled into it, have their colours
+        #expect((small.image.width, small.image.height) == (256, 256))
+        for sample in entry.expected.pixels ?? [] {
+            let rgb = try #require(sample.rgb)
+            let pixel = small.image.pixel(x: sample.x * 256 / 4096, y: sample.y * 256 / 4096)
+            let got = [Int(pixel.r), Int(pixel.g), Int(pixel.b)]
+            #expect(zip(got, rgb).allSatisfy { abs($0 - $1) <= sample.tol }, "\(got) vs \(rgb)")
+        }
+    }
 }
