@@ -128,4 +128,16 @@ struct DecodingErrorTests {
         // When it is decoded, Then it is refused (no crash, no giant allocation)
         #expect(await kind(of: data, options: huge) == "too_many_pixels")
     }
+
+    @Test func readsABombsHeaderWithoutDecodingIt() async throws {
+        // Given a PNG whose header declares 50000×50000 (2.5 gigapixels)
+        let data = try await Fixtures.caseFile("inputs/bomb-png-50000x50000.png")
+
+        // When only its header is read, Then the declared size is reported (no pixels are decoded)
+        let info = try await decoder.readInfo(data)
+        #expect(info == DecodedImage.SourceInfo(format: .png, width: 50000, height: 50000))
+
+        // And a decode is refused before any pixel is touched, even without a thumbnail
+        #expect(await kind(of: data, options: DecodingOptions()) == "too_many_pixels")
+    }
 }
