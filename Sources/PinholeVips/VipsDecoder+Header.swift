@@ -1,7 +1,7 @@
 import CPinholeVips
 import CVips
-public import Foundation
-public import Pinhole
+import Foundation
+import Pinhole
 
 /// What libvips read from a header, and the decisions that follow from it.
 struct VipsHeader {
@@ -27,7 +27,8 @@ struct VipsHeader {
         if framePixelCount > options.maxPixelCount {
             throw PinholeError(
                 .tooManyPixels,
-                "\(info.width)×\(info.height) = \(framePixelCount) pixels declared; the limit is \(options.maxPixelCount)"
+                "\(info.width)×\(info.height) = \(framePixelCount) pixels declared; "
+                    + "the limit is \(options.maxPixelCount)"
             )
         }
     }
@@ -85,11 +86,17 @@ extension VipsDecoder {
     }
 
     /// Maps a libvips failure to ``PinholeError/Code/truncated`` when the container is incomplete
-    /// (``containerLooksTruncated(_:format:)``) or libvips' words say the data ended early,
+    /// (``containerLooksTruncated(_:format:)``) or, for formats whose container is not checked (TIFF, HEIF,
+    /// BMP, SVG), when libvips' words say the data ended early,
     /// else ``PinholeError/Code/decodingFailed``; the message keeps libvips' own words.
     static func decodingError(_ message: String, format: ImageFormat, data: Data) -> PinholeError {
         if containerLooksTruncated(data, format: format) {
             return PinholeError(.truncated, "\(format.name) data ends early (\(message))", detectedType: format.name)
+        }
+        // Where the container was checked, trust it: the message may be another decode's (global buffer), and
+        // libpng says "read error" for corrupt chunks too.
+        guard !containerIsCheckable(format) else {
+            return PinholeError(.decodingFailed, "cannot decode \(format.name): \(message)", detectedType: format.name)
         }
         let lower = message.lowercased()
         let truncationWords = [

@@ -38,7 +38,10 @@ struct CorpusTests {
                 var sum = [0.0, 0.0, 0.0]
                 var count = 0.0
                 for y in (row * image.height / 4)..<max(row * image.height / 4 + 1, (row + 1) * image.height / 4) {
-                    for x in (column * image.width / 4)..<max(column * image.width / 4 + 1, (column + 1) * image.width / 4) {
+                    for x
+                        in (column * image.width / 4)..<max(
+                            column * image.width / 4 + 1, (column + 1) * image.width / 4)
+                    {
                         let pixel = image.pixel(x: x, y: y)
                         sum[0] += Double(pixel.r)
                         sum[1] += Double(pixel.g)
@@ -105,7 +108,9 @@ struct CorpusTests {
         // When thumbnailed, Then it is portrait, 240×360
         let decoded = try await Self.thumbnail("friends-6mp-exif-rot6.jpg")
         #expect(decoded.info.orientation == 6)
-        #expect((decoded.image.width, decoded.image.height) == (239, 360) || (decoded.image.width, decoded.image.height) == (240, 360))
+        #expect(
+            (decoded.image.width, decoded.image.height) == (239, 360)
+                || (decoded.image.width, decoded.image.height) == (240, 360))
     }
 
     @Test(arguments: [

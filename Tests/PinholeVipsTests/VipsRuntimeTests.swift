@@ -19,10 +19,14 @@ struct VipsRuntimeTests {
         let png = try await Fixtures.caseFile("inputs/interlaced-adam7.png")
         var corrupt = jpeg
         let middle = corrupt.count / 2
-        corrupt.replaceSubrange(middle..<middle + 40, with: [UInt8](repeating: 0xFF, count: 20) + [UInt8](repeating: 0x01, count: 20))
+        corrupt.replaceSubrange(
+            middle..<middle + 40, with: [UInt8](repeating: 0xFF, count: 20) + [UInt8](repeating: 0x01, count: 20))
         var badCRC = png
         badCRC[40] ^= 0xFF
-        return [jpeg.prefix(jpeg.count / 2), png.prefix(png.count / 2), corrupt, badCRC, Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16])]
+        return [
+            jpeg.prefix(jpeg.count / 2), png.prefix(png.count / 2), corrupt, badCRC,
+            Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]),
+        ]
     }
 
     @Test func writesNothingToStderrAndCapturesWarnings() async throws {
@@ -130,8 +134,14 @@ struct VipsRuntimeTests {
         #expect(sheet.pixel(x: 37, y: 20) == .init(r: 0, g: 0, b: 0))
     }
 
-    @Test func refusesAnEmptyContactSheet() async throws {
-        let error = await #expect(throws: PinholeError.self) { _ = try await ContactSheet.make([], cellSize: 32) }
-        #expect(error?.code == .invalidRequest)
+    @Test func refusesEmptyOrOversizedContactSheets() async throws {
+        // Given no images, or a layout larger than libvips allows, Then the request is refused as invalid
+        let empty = await #expect(throws: PinholeError.self) { _ = try await ContactSheet.make([], cellSize: 32) }
+        #expect(empty?.code == .invalidRequest)
+        let grey = PixelImage(width: 1, height: 1, pixelFormat: .gray8, pixels: [1])
+        let huge = await #expect(throws: PinholeError.self) {
+            _ = try await ContactSheet.make([grey, grey], cellSize: 9_000_000, columns: 2)
+        }
+        #expect(huge?.code == .invalidRequest)
     }
 }
