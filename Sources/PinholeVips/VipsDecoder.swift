@@ -91,9 +91,10 @@ public struct VipsDecoder: ImageDecoding {
         }
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
         // from ThumbnailOptions.fittedSize by a pixel for some sizes. Aspect is kept to within that rounding.
-        let box =
+        let fitted =
             options.thumbnail?.fittedSize(width: header.info.width, height: header.info.height)
-            ?? (header.info.width, header.info.height)
+            ?? PixelSize(width: header.info.width, height: header.info.height)
+        let box = (fitted.width, fitted.height)
         // An upscaled thumbnail obeys the pixel limit too (and libvips' largest side, VIPS_MAX_COORD).
         let (outputPixels, overflow) = box.0.multipliedReportingOverflow(by: box.1)
         guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {

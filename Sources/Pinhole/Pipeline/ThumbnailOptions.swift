@@ -25,9 +25,14 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
             return PixelSize(width: width, height: height)
         }
         let scale = Double(maxPixelSize) / Double(longest)
-        let w = max(1, Int((Double(width) * scale).rounded()))
-        let h = max(1, Int((Double(height) * scale).rounded()))
-        return PixelSize(width: min(w, maxPixelSize), height: min(h, maxPixelSize))
+        // Compare in Double first: with upscaling and a huge box the product can exceed Int's range.
+        func side(_ length: Int) -> Int {
+            let scaled = (Double(length) * scale).rounded()
+            return scaled >= Double(maxPixelSize) ? maxPixelSize : max(1, Int(scaled))
+        }
+        let w = side(width)
+        let h = side(height)
+        return PixelSize(width: w, height: h)
     }
 
     public var description: String { allowsUpscaling ? "\(maxPixelSize)px+up" : "\(maxPixelSize)px" }
