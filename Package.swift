@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "PinholeVips", dependencies: ["Pinhole", "CPinholeVips"], swiftSettings: strictSettings),
 
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
-        .target(name: "PinholeTestServer", swiftSettings: strictSettings),
+        .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
 
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(

@@ -1,7 +1,8 @@
 import Glibc
+import Pinhole
 import Synchronization
 
-/// The state a ``PinholeTestServer`` shares between its caller and its threads, behind one `Mutex`.
+/// The state a ``PinholeTestServer`` shares between its caller and its threads, behind one `Locked`.
 ///
 /// Lock discipline: no I/O, no user closure and no `pthread_join` while locked; take what is needed, unlock,
 /// then act. The descriptors are immutable here: the listener and the wake pipe are closed by `stop()` only
@@ -34,7 +35,7 @@ final class ServerStorage: Sendable {
         var endedThreads: [ServerThread] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(listenerFD: Int32, wakeReadFD: Int32, wakeWriteFD: Int32) {
         self.listenerFD = listenerFD

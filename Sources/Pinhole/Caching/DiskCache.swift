@@ -14,7 +14,7 @@ import Synchronization
 /// and sets its file's modification time, so the order survives a restart.
 ///
 /// Safe from any isolation. All file I/O runs on the given ``WorkerThreadPool`` (``WorkerThreadPool/io`` by
-/// default), never on Swift's cooperative pool; the index lives in memory behind a `Mutex`.
+/// default), never on Swift's cooperative pool; the index lives in memory behind a `Locked`.
 ///
 /// - Important: Use one `DiskCache` per directory. Two instances (or two processes) on the same directory keep
 ///   separate indexes, so neither can enforce the size limit for both.
@@ -24,10 +24,10 @@ public final class DiskCache: Sendable {
 
     private let pool: WorkerThreadPool
     private let files: DiskCacheFiles
-    private let index: Mutex<DiskCacheIndex>
+    private let index: Locked<DiskCacheIndex>
     /// Serializes every change that touches both the index and the directory (commit, eviction, removal,
     /// access stamps), so that the two agree. Taken only on pool threads, always before `index`.
-    private let commitLock = Mutex(())
+    private let commitLock = Locked(())
 
     /// Opens the cache: creates the directory if needed, removes leftover temporary files, and rebuilds the index
     /// from the entry files' headers (a file that does not parse is removed). If the entries exceed the size
@@ -55,7 +55,7 @@ public final class DiskCache: Sendable {
         self.configuration = configuration
         self.pool = pool
         self.files = files
-        self.index = Mutex(index)
+        self.index = Locked(index)
     }
 
     /// The entry stored for `key`, or `nil` on a miss. A hit becomes the most recently used entry.

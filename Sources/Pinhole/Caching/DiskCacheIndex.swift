@@ -2,7 +2,7 @@ import Foundation
 
 /// The in-memory index of a ``DiskCache``: which entry files exist, their sizes in bytes and their recency.
 ///
-/// A pure value type kept behind the cache's `Mutex`. Each record carries a generation number that changes
+/// A pure value type kept behind the cache's `Locked`. Each record carries a generation number that changes
 /// whenever its file is replaced, so that a reader that found a file bad removes it only if it is still the
 /// file it read. Access stamps are strictly increasing dates, written to the files' modification times so that
 /// the recency order survives a restart.

@@ -1,4 +1,3 @@
-public import Synchronization
 
 /// A thread-safe, in-memory least-recently-used cache with a cost limit (bytes), a count limit and an
 /// optional time to live. The pipeline keeps decoded thumbnails in one, keyed by image key.
@@ -8,7 +7,7 @@ public import Synchronization
 /// ``Configuration/countLimit`` hold: least recently used entries are evicted first. A hit (the
 /// ``subscript(_:)`` getter) makes the entry the most recently used one and allocates nothing.
 ///
-/// Safe from any isolation: the state sits behind a `Synchronization.Mutex`. No user code runs while the lock
+/// Safe from any isolation: the state sits behind a `Locked`. No user code runs while the lock
 /// is held except `Key`'s `hash(into:)` and `==`; replaced and evicted values are released after unlocking,
 /// and the clock is read before locking.
 ///
@@ -24,7 +23,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     // The hit and insert paths are @inlinable (hence these @usableFromInline members) so that other modules get
     // code specialized for their Key and Value: unspecialized generic code made a hit ~5x slower (measured).
     @usableFromInline
-    let storage: Mutex<MemoryCacheStorage<Key, Value>> = Mutex(MemoryCacheStorage())
+    let storage: Locked<MemoryCacheStorage<Key, Value>> = Locked(MemoryCacheStorage())
     /// The time elapsed on the injected clock since the cache was created.
     @usableFromInline
     let now: @Sendable () -> Duration

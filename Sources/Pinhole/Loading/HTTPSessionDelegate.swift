@@ -6,9 +6,9 @@ import Synchronization
 
 /// The session's delegate: hands each callback to the ``HTTPTransfer`` of its task.
 ///
-/// URLSession calls it on its own serial delegate queue; the transfer table is guarded by a `Mutex`.
+/// URLSession calls it on its own serial delegate queue; the transfer table is guarded by a `Locked`.
 final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let transfers = Mutex<[Int: HTTPTransfer]>([:])
+    private let transfers = Locked<[Int: HTTPTransfer]>([:])
 
     var count: Int { transfers.withLock { $0.count } }
 

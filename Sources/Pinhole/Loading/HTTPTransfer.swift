@@ -24,14 +24,14 @@ final class HTTPTransfer: Sendable {
     private let url: URL
     private let configuration: HTTPDataLoader.Configuration
     private let started: ContinuousClock.Instant
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(url: URL, configuration: HTTPDataLoader.Configuration) {
         self.url = url
         self.configuration = configuration
         let now = ContinuousClock.now
         self.started = now
-        self.state = Mutex(State(lastProgress: now, visited: [url]))
+        self.state = Locked(State(lastProgress: now, visited: [url]))
     }
 
     var task: URLSessionDataTask? {

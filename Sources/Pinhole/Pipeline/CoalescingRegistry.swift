@@ -8,7 +8,7 @@ import Synchronization
 ///   a queue slot, a nested job).
 /// - The job runs at the highest priority of its callers; ``JobContext`` lets the work follow changes.
 ///
-/// The rules live in ``CoalescingStateMachine``; this type holds its state in a `Mutex`, starts tasks, and
+/// The rules live in ``CoalescingStateMachine``; this type holds its state in a `Locked`, starts tasks, and
 /// resumes continuations outside the lock.
 final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Priority = ImageRequest.Priority
@@ -27,7 +27,7 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         case join(JobContext?, Priority?)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let joins = Atomic<Int>(0)
     private let starts = Atomic<Int>(0)
 

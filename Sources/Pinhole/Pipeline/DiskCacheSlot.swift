@@ -4,17 +4,17 @@ import Synchronization
 /// Opens the pipeline's disk cache once, on first use, and remembers a failure: an unusable directory leaves
 /// the pipeline working without a disk cache, and the failure is reported once.
 final class DiskCacheSlot: Sendable {
-    private let opening: Mutex<Task<DiskCache?, Never>?>
+    private let opening: Locked<Task<DiskCache?, Never>?>
     private let directory: URL?
     private let sizeLimit: Int
     private let onDiagnostic: (@Sendable (String) -> Void)?
-    private let failure = Mutex<PinholeError?>(nil)
+    private let failure = Locked<PinholeError?>(nil)
 
     init(directory: URL?, sizeLimit: Int, onDiagnostic: (@Sendable (String) -> Void)?) {
         self.directory = directory
         self.sizeLimit = sizeLimit
         self.onDiagnostic = onDiagnostic
-        self.opening = Mutex(nil)
+        self.opening = Locked(nil)
     }
 
     /// Why the disk cache could not be opened, if it could not.

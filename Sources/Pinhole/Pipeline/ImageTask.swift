@@ -15,13 +15,13 @@ public final class ImageTask: Sendable {
     public let request: ImageRequest
     private let pipeline: ImagePipeline
     private let subscriber = UniqueID.next()
-    private let currentPriority: Mutex<Priority>
-    private let task: Mutex<Task<ImageResponse, any Error>?> = Mutex(nil)
+    private let currentPriority: Locked<Priority>
+    private let task: Locked<Task<ImageResponse, any Error>?> = Locked(nil)
 
     init(pipeline: ImagePipeline, request: ImageRequest) {
         self.pipeline = pipeline
         self.request = request
-        self.currentPriority = Mutex(request.priority)
+        self.currentPriority = Locked(request.priority)
         // The closure holds the handle until the load ends: the priority is read from it under the lock.
         let task = Task { [self] in
             try await pipeline.image(for: request, subscriber: subscriber, priority: { self.priority })

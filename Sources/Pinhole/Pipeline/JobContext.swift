@@ -12,11 +12,11 @@ final class JobContext: Sendable {
 
     /// Unique within its registry.
     let id: UInt64
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(id: UInt64, priority: Priority) {
         self.id = id
-        self.state = Mutex(State(priority: priority))
+        self.state = Locked(State(priority: priority))
     }
 
     /// The job's priority now.

@@ -34,7 +34,7 @@ public struct PipelineMetrics: Sendable, Hashable, Codable {
 
 /// Thread-safe counters behind ``PipelineMetrics``.
 final class MetricsRecorder: Sendable {
-    private let state = Mutex(PipelineMetrics())
+    private let state = Locked(PipelineMetrics())
 
     var snapshot: PipelineMetrics { state.withLock { $0 } }
 

@@ -13,7 +13,7 @@ public final class ImagePrefetcher: Sendable {
     public let pipeline: ImagePipeline
     /// The priority of prefetch work; `.low` by default.
     public let priority: ImageRequest.Priority
-    private let tasks = Mutex<[ImageKey: ImageTask]>([:])
+    private let tasks = Locked<[ImageKey: ImageTask]>([:])
 
     public init(pipeline: ImagePipeline, priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline

@@ -9,19 +9,21 @@ import Foundation
 ///
 /// Rules (as for any lock): keep critical sections short, never `await` or call user code or C codecs inside
 /// ``withLock(_:)``; take what you need, unlock, then act.
+@usableFromInline
 package final class Locked<State>: @unchecked Sendable {
     // Invariant: `state` is read and written only inside `withLock`, while `lock` is held, so no two threads
     // ever touch it at once; values leave the lock only as the closure's result.
     private let lock = NSLock()
     private var state: State
 
+    @usableFromInline
     package init(_ state: State) {
         self.state = state
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
-    @inline(__always)
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    @usableFromInline
+    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

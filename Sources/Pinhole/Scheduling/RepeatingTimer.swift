@@ -9,7 +9,7 @@ public final class RepeatingTimer: @unchecked Sendable {
     // Invariant: after init, `source` is only used through `resume()` and `cancel()`, which libdispatch
     // documents as safe from any thread; the flags in `flags` make each of them happen at most once.
     private let source: any DispatchSourceTimer
-    private let flags = Mutex<(started: Bool, cancelled: Bool)>((false, false))
+    private let flags = Locked<(started: Bool, cancelled: Bool)>((false, false))
 
     /// - Parameters:
     ///   - interval: time between ticks.

@@ -7,7 +7,7 @@ import Synchronization
 /// A waiter's priority can change while it waits (``setPriority(_:to:)``), which re-orders the queue.
 /// A task cancelled while waiting leaves at once with `CancellationError`.
 ///
-/// Thread-safe; the state lives in a `Mutex` and continuations are resumed outside it.
+/// Thread-safe; the state lives in a `Locked` and continuations are resumed outside it.
 final class WorkQueue: Sendable {
     typealias Priority = ImageRequest.Priority
 
@@ -16,13 +16,13 @@ final class WorkQueue: Sendable {
         var continuations: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The most bodies that run at once.
     let limit: Int
 
     init(limit: Int) {
         self.limit = max(1, limit)
-        self.state = Mutex(State(machine: WorkQueueStateMachine(limit: max(1, limit))))
+        self.state = Locked(State(machine: WorkQueueStateMachine(limit: max(1, limit))))
     }
 
     /// Bodies running now.

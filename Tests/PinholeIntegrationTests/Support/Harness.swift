@@ -14,7 +14,7 @@ struct Harness {
 
     /// Collects the pipeline's diagnostics.
     final class Diagnostics: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         func append(_ line: String) { lines.withLock { $0.append(line) } }
     }

@@ -1,3 +1,4 @@
+import Pinhole
 import Synchronization
 
 /// A clock that moves only when a test calls ``advance(by:)``: TTL tests without sleeping.
@@ -11,7 +12,7 @@ struct ManualClock: Clock {
     }
 
     private final class State: Sendable {
-        let now = Mutex(Instant(offset: .zero))
+        let now = Locked(Instant(offset: .zero))
     }
 
     private let state = State()

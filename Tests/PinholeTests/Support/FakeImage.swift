@@ -18,7 +18,7 @@ enum FakeImage {
 /// A decoder for ``FakeImage`` bodies: a 400×300 source, shrunk to the box; the red channel of the first pixel
 /// is the length of the source string (so tests can tell images apart). Counts its decodes.
 final class FakeDecoder: ImageDecoding {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var decodeCount: Int { count.withLock { $0 } }
 
     func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {

@@ -13,7 +13,7 @@ final class GatedDataLoader: DataLoading {
         var autoRelease = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// URLs in the order their loads started.
     var calls: [URL] { state.withLock { $0.calls } }
