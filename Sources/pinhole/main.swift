@@ -1,1 +1,6 @@
-print("pinhole")
+import Foundation
+
+// The entry point: run the command line and exit with its status. All logic lives in Commands/.
+let cli = PinholeCLI(makeCodecs: ThumbnailCommand.Codecs.libvips(threadCount:), codecVersion: LibvipsCodecs.version)
+let status = await cli.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)
