@@ -96,9 +96,9 @@ extension ThumbnailCommand {
                 "ARGUMENTS:",
                 "  INPUT...   Image files and directories. Directories are searched recursively in sorted",
                 "             order, skipping hidden files and the output directory. Images are recognised by",
-                "             their content (magic bytes), not their extension: a file given by name that is",
-                "             not an image is reported as an error; one found in a directory is skipped",
-                "             silently.",
+                "             their content (magic bytes), not their extension. A file named here that is",
+                "             not an image is reported as an error; non-image files found while searching a",
+                "             directory are skipped silently.",
                 "",
                 "OPTIONS:",
             ]
