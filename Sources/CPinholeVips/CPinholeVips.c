@@ -1,3 +1,309 @@
+// CPinholeVips: see include/CPinholeVips.h for why each wrapper exists.
 #include "CPinholeVips.h"
-#include <vips/vips.h>
-int CPinholeVips_init(void) { return VIPS_INIT("pinhole"); }
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+// MARK: - Warning capture (bounded ring buffer, guarded by ring_lock)
+
+#define RING_CAPACITY 64
+#define RING_MESSAGE_BYTES 256
+
+static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
+static char ring[RING_CAPACITY][RING_MESSAGE_BYTES];
+static int ring_head = 0;   // index of the oldest message
+static int ring_count = 0;
+static int ring_dropped = 0;
+
+static void ring_push(const char *domain, const char *message) {
+    pthread_mutex_lock(&ring_lock);
+    if (ring_count == RING_CAPACITY) {  // full: forget the oldest
+        ring_head = (ring_head + 1) % RING_CAPACITY;
+        ring_count -= 1;
+        ring_dropped += 1;
+    }
+    int slot = (ring_head + ring_count) % RING_CAPACITY;
+    snprintf(ring[slot], RING_MESSAGE_BYTES, "%s: %s", domain ? domain : "GLib", message ? message : "");
+    ring_count += 1;
+    pthread_mutex_unlock(&ring_lock);
+}
+
+int CPinholeVips_take_warning(char *buf, size_t len) {
+    int taken = 0;
+    pthread_mutex_lock(&ring_lock);
+    if (ring_count > 0) {
+        if (len > 0) {
+            snprintf(buf, len, "%s", ring[ring_head]);
+        }
+        ring_head = (ring_head + 1) % RING_CAPACITY;
+        ring_count -= 1;
+        taken = 1;
+    }
+    pthread_mutex_unlock(&ring_lock);
+    return taken;
+}
+
+int CPinholeVips_take_dropped_warning_count(void) {
+    pthread_mutex_lock(&ring_lock);
+    int dropped = ring_dropped;
+    ring_dropped = 0;
+    pthread_mutex_unlock(&ring_lock);
+    return dropped;
+}
+
+static int worth_keeping(GLogLevelFlags level) {
+    // Debug and info messages are dropped (GLib's default handler hides them too).
+    return (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE)) != 0;
+}
+
+static void log_handler(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)data;
+    if (worth_keeping(level)) {
+        ring_push(domain, message);
+    }
+}
+
+static GLogWriterOutput log_writer(GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data) {
+    (void)data;
+    if (!worth_keeping(level)) {
+        return G_LOG_WRITER_HANDLED;
+    }
+    const char *domain = NULL;
+    const char *message = NULL;
+    for (gsize i = 0; i < n_fields; i++) {
+        if (strcmp(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) {
+            domain = fields[i].value;
+        } else if (strcmp(fields[i].key, "MESSAGE") == 0 && fields[i].length < 0) {
+            message = fields[i].value;
+        }
+    }
+    ring_push(domain, message);
+    return G_LOG_WRITER_HANDLED;
+}
+
+// MARK: - Initialisation
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_status = -1;
+
+static void init_everything(void) {
+    // Handlers first, so that nothing libvips says while starting reaches stderr.
+    GLogLevelFlags all = G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION;
+    g_log_set_default_handler(log_handler, NULL);
+    const char *domains[] = {"VIPS", "GLib", "GLib-GObject", "GModule", "GLib-GIO"};
+    for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
+        g_log_set_handler(domains[i], all, log_handler, NULL);
+    }
+    g_log_set_writer_func(log_writer, NULL, NULL);
+
+    init_status = VIPS_INIT("pinhole");
+    if (init_status == 0) {
+        vips_cache_set_max(0);       // thumbnails are never reused: the operation cache only costs memory
+        vips_concurrency_set(1);     // we parallelise across images, not inside one
+    }
+}
+
+int CPinholeVips_init(void) {
+    pthread_once(&init_once, init_everything);
+    return init_status;
+}
+
+const char *CPinholeVips_version(void) { return vips_version_string(); }
+
+void CPinholeVips_take_error(char *buf, size_t len) {
+    char *copy = vips_error_buffer_copy();  // copies and clears
+    if (len > 0) {
+        snprintf(buf, len, "%s", copy ? copy : "");
+    }
+    g_free(copy);
+}
+
+// MARK: - Decoding
+
+int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *out) {
+    memset(out, 0, sizeof *out);
+    const char *loader = vips_foreign_find_load_buffer(buf, len);
+    if (loader == NULL) {
+        return -1;
+    }
+    snprintf(out->loader, sizeof out->loader, "%s", loader);
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);
+    if (image == NULL) {
+        return -1;
+    }
+    out->width = image->Xsize;
+    out->height = vips_image_get_page_height(image);
+    out->bands = image->Bands;
+    out->interpretation = image->Type;
+    out->format = image->BandFmt;
+    out->orientation = vips_image_get_orientation(image);
+    out->pages = vips_image_get_n_pages(image);
+    out->hasAlpha = vips_image_hasalpha(image);
+    out->hasICC = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+    g_object_unref(image);
+    return 0;
+}
+
+int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int upscale, int no_rotate,
+                           const char *import_profile, const char *export_profile, const char *option_string,
+                           VipsImage **out) {
+    return vips_thumbnail_buffer((void *)buf, len, out, width,
+                                 "height", height,
+                                 "size", upscale ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN,
+                                 "no_rotate", no_rotate ? TRUE : FALSE,
+                                 "import_profile", import_profile,
+                                 "export_profile", export_profile,
+                                 "option_string", option_string,
+                                 NULL);
+}
+
+static VipsInterpretation source_space(const VipsImage *in) {
+    int wide = in->BandFmt == VIPS_FORMAT_USHORT;
+    if (in->Bands <= 2) {
+        return wide ? VIPS_INTERPRETATION_GREY16 : VIPS_INTERPRETATION_B_W;
+    }
+    if (vips_colourspace_issupported(in) && in->Type != VIPS_INTERPRETATION_MULTIBAND) {
+        return in->Type;
+    }
+    return wide ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_sRGB;
+}
+
+int CPinholeVips_to_srgb8(VipsImage *in, VipsImage **out) {
+    VipsImage *current = in;
+    g_object_ref(current);
+    VipsInterpretation target = in->Bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    VipsInterpretation source = source_space(in);
+    if (source != target || in->BandFmt != VIPS_FORMAT_UCHAR) {
+        VipsImage *converted = NULL;
+        if (vips_colourspace(current, &converted, target, "source_space", source, NULL)) {
+            g_object_unref(current);
+            return -1;
+        }
+        g_object_unref(current);
+        current = converted;
+    }
+    if (current->BandFmt != VIPS_FORMAT_UCHAR) {
+        VipsImage *cast = NULL;
+        if (vips_cast_uchar(current, &cast, NULL)) {
+            g_object_unref(current);
+            return -1;
+        }
+        g_object_unref(current);
+        current = cast;
+    }
+    if (current->Bands > 4 || current->Bands == 2) {
+        int keep = current->Bands == 2 ? 1 : (vips_image_hasalpha(current) ? 4 : 3);
+        VipsImage *extracted = NULL;
+        if (vips_extract_band(current, &extracted, 0, "n", keep, NULL)) {
+            g_object_unref(current);
+            return -1;
+        }
+        g_object_unref(current);
+        current = extracted;
+    }
+    *out = current;
+    return 0;
+}
+
+int CPinholeVips_width(const VipsImage *image) { return image->Xsize; }
+int CPinholeVips_height(const VipsImage *image) { return image->Ysize; }
+int CPinholeVips_bands(const VipsImage *image) { return image->Bands; }
+
+typedef struct {
+    unsigned char *dst;
+    size_t row_bytes;
+    size_t pixel_bytes;
+} CopyTarget;
+
+static int copy_area(VipsRegion *region, VipsRect *area, void *a) {
+    CopyTarget *target = a;
+    size_t bytes = (size_t)area->width * target->pixel_bytes;
+    for (int y = 0; y < area->height; y++) {
+        unsigned char *row = target->dst + (size_t)(area->top + y) * target->row_bytes
+                             + (size_t)area->left * target->pixel_bytes;
+        memcpy(row, VIPS_REGION_ADDR(region, area->left, area->top + y), bytes);
+    }
+    return 0;
+}
+
+int CPinholeVips_copy_pixels(VipsImage *image, unsigned char *dst, size_t len) {
+    CopyTarget target = {dst, VIPS_IMAGE_SIZEOF_LINE(image), VIPS_IMAGE_SIZEOF_PEL(image)};
+    if (target.row_bytes * (size_t)image->Ysize != len) {
+        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len,
+                   target.row_bytes * (size_t)image->Ysize);
+        return -1;
+    }
+    return vips_sink_disc(image, copy_area, &target);
+}
+
+// MARK: - Encoding and composition
+
+int CPinholeVips_image_from_pixels(const void *data, size_t len, int width, int height, int bands,
+                                   VipsImage **out) {
+    VipsImage *image = vips_image_new_from_memory_copy(data, len, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        return -1;
+    }
+    image->Type = bands < 3 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    *out = image;
+    return 0;
+}
+
+int CPinholeVips_flatten(VipsImage *in, const double *background, int count, VipsImage **out) {
+    VipsArrayDouble *colour = vips_array_double_new(background, count);
+    int status = vips_flatten(in, out, "background", colour, NULL);
+    vips_area_unref(VIPS_AREA(colour));
+    return status;
+}
+
+int CPinholeVips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+}
+
+int CPinholeVips_centre(VipsImage *in, int width, int height, const double *background, int count,
+                        VipsImage **out) {
+    VipsArrayDouble *colour = vips_array_double_new(background, count);
+    int status = vips_gravity(in, out, VIPS_COMPASS_DIRECTION_CENTRE, width, height,
+                              "extend", VIPS_EXTEND_BACKGROUND, "background", colour, NULL);
+    vips_area_unref(VIPS_AREA(colour));
+    return status;
+}
+
+int CPinholeVips_embed(VipsImage *in, int x, int y, int width, int height, const double *background,
+                       int count, VipsImage **out) {
+    VipsArrayDouble *colour = vips_array_double_new(background, count);
+    int status = vips_embed(in, out, x, y, width, height,
+                            "extend", VIPS_EXTEND_BACKGROUND, "background", colour, NULL);
+    vips_area_unref(VIPS_AREA(colour));
+    return status;
+}
+
+int CPinholeVips_arrayjoin(VipsImage **in, int n, int across, int shim, const double *background, int count,
+                           VipsImage **out) {
+    VipsArrayDouble *colour = vips_array_double_new(background, count);
+    int status = vips_arrayjoin(in, out, n, "across", across, "shim", shim, "background", colour,
+                                "halign", VIPS_ALIGN_CENTRE, "valign", VIPS_ALIGN_CENTRE, NULL);
+    vips_area_unref(VIPS_AREA(colour));
+    return status;
+}
+
+int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
+}
+
+int CPinholeVips_pngsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_pngsave_buffer(in, buf, len, "strip", TRUE, NULL);
+}
+
+int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
+}
+
+void CPinholeVips_unref(VipsImage *image) {
+    if (image != NULL) {
+        g_object_unref(image);
+    }
+}
+
+void CPinholeVips_free(void *pointer) { g_free(pointer); }

@@ -1,1 +1,107 @@
+public import Foundation
+public import Pinhole
 import CPinholeVips
+
+/// Decodes images with libvips: sniffing, header-checked limits, shrink-on-load thumbnails, EXIF orientation,
+/// conversion to 8-bit sRGB.
+///
+/// What you get:
+/// - the format is taken from the magic bytes (``ImageFormat/sniff(_:)``), never from a name or header;
+/// - the header is read first and ``DecodingOptions/maxPixelCount`` (one frame: width × height) and
+///   ``DecodingOptions/maxFrameCount`` are checked before any pixel is decoded;
+/// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) to fit ``ThumbnailOptions/maxPixelSize``
+///   on the longest *displayed* side, never enlarged unless ``ThumbnailOptions/allowsUpscaling``;
+///   `thumbnail == nil` decodes at full size (still oriented, sRGB, 8-bit);
+/// - EXIF orientation (1…8) is applied to JPEG, PNG, WebP and TIFF. HEIF/AVIF are shown as libheif gives
+///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
+/// - colour becomes 8-bit sRGB: embedded ICC profiles (Display P3, Adobe RGB, CMYK…) are converted through
+///   the profile, CMYK without a profile uses libvips' fallback CMYK profile, untagged RGB and grey are
+///   taken as sRGB and kept exactly (no colour transform); 16-bit samples become 8-bit (v >> 8, within 1 of
+///   v / 257); gAMA chunks in PNG are ignored (as libvips, Pillow and ImageMagick do);
+/// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
+///   ``PixelImage/PixelFormat/gray8`` for grey without alpha, ``PixelImage/PixelFormat/rgb8`` otherwise;
+/// - the first frame of an animation; ``DecodedImage/SourceInfo/frameCount`` reports how many there are;
+/// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
+///
+/// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
+/// `fail_on=truncated`); a grey-filled partial image is never returned. A GIF without its trailer byte fails
+/// too, even when its first frame is complete. Failures are classified as truncated when the container is
+/// incomplete (JPEG without EOI, PNG without IEND, WebP shorter than its RIFF size) or libvips says so.
+///
+/// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
+/// Safe from any isolation; values of this type are cheap to copy.
+public struct VipsDecoder: ImageDecoding {
+    /// The threads that run libvips.
+    public let pool: WorkerThreadPool
+
+    /// - Parameter pool: the threads that run libvips; ``WorkerThreadPool/cpu`` by default.
+    public init(pool: WorkerThreadPool = .cpu) {
+        self.pool = pool
+    }
+
+    /// Decodes `data` into a thumbnail (or a full-size image) as `options` say.
+    ///
+    /// - Returns: 8-bit sRGB pixels oriented for display, and the source's header facts.
+    /// - Throws: ``PinholeError`` with ``PinholeError/Code/emptyData``, ``PinholeError/Code/notAnImage``
+    ///   (``PinholeError/detectedType`` says what it looks like), ``PinholeError/Code/unsupportedFormat``,
+    ///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/tooManyFrames``,
+    ///   ``PinholeError/Code/truncated`` or ``PinholeError/Code/decodingFailed`` (with libvips' message);
+    ///   `CancellationError` when the task is cancelled.
+    public func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
+        let format = try Self.sniffedFormat(data)
+        try Task.checkCancellation()
+        let decoded = try await pool.run { () throws -> DecodedImage in
+            try Self.decodeNow(data, format: format, options: options)
+        }
+        try Task.checkCancellation()
+        return decoded
+    }
+
+    /// Reads the header only (no pixel is decoded).
+    ///
+    /// - Returns: the format, the displayed width and height in pixels (after EXIF orientation), the
+    ///   orientation that a decode applies (1…8) and the frame count.
+    /// - Throws: the same ``PinholeError`` codes as ``decode(_:options:)``, except the limit codes.
+    public func readInfo(_ data: Data) async throws -> DecodedImage.SourceInfo {
+        let format = try Self.sniffedFormat(data)
+        try Task.checkCancellation()
+        let info = try await pool.run { () throws -> DecodedImage.SourceInfo in
+            try Vips.ensureInitialized()
+            return try Self.readHeader(data, format: format).info
+        }
+        try Task.checkCancellation()
+        return info
+    }
+
+    /// The whole decode, synchronous; runs on a worker thread.
+    static func decodeNow(_ data: Data, format: ImageFormat, options: DecodingOptions) throws
+        -> DecodedImage
+    {
+        try Vips.ensureInitialized()
+        let header = try readHeader(data, format: format)
+        try header.checkLimits(options)
+        let box: (width: Int, height: Int)
+        if let thumbnail = options.thumbnail {
+            box = (thumbnail.maxPixelSize, thumbnail.maxPixelSize)
+        } else {
+            box = (header.info.width, header.info.height)
+        }
+        let profiles = header.colourProfiles
+        let failure = { (message: String) in decodingError(message, format: format, data: data) }
+        let image = try data.withUnsafeBytes { bytes throws -> PixelImage in
+            // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
+            let thumbnail = try VipsImageHandle.make(failure: failure) { out in
+                CPinholeVips_thumbnail(
+                    bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
+                    options.thumbnail?.allowsUpscaling == true ? 1 : 0, header.appliesOrientation ? 0 : 1,
+                    profiles.import, profiles.export, "fail_on=truncated", out)
+            }
+            return try thumbnail.pixelImage(failure: failure)
+        }
+        // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
+        if format == .gif && containerLooksTruncated(data, format: format) {
+            throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
+        }
+        return DecodedImage(image: image, info: header.info)
+    }
+}

@@ -1,5 +1,108 @@
-// CPinholeVips: fixed-argument wrappers over libvips (placeholder; filled in by the decoder work).
+// CPinholeVips: a tiny C shim between Swift and libvips 8.14.
+//
+// Why it exists (each wrapper below falls in one of these groups):
+// - Variadic calls: libvips operations take NULL-terminated `name, value` option lists
+//   (vips_thumbnail_buffer, vips_*_save_buffer, vips_flatten, vips_embed, vips_arrayjoin, ...). Swift cannot
+//   call C variadic functions, so each wrapper passes a fixed set of options.
+// - Macros: VIPS_INIT is a macro; image field access is wrapped so Swift never depends on struct layout.
+// - Process-wide setup done once (pthread_once): init, cache off, concurrency 1, and GLib log handlers that
+//   capture every warning into a bounded ring buffer instead of printing it to stderr.
+// - Error text: libvips keeps one process-global error buffer; CPinholeVips_take_error copies it into a
+//   caller buffer and clears it, so Swift never holds a pointer into libvips' memory.
+// - Pixel copy: CPinholeVips_copy_pixels writes an image straight into a caller buffer (one copy, no
+//   intermediate malloc).
+//
+// Every function returns 0 on success and -1 on failure (the message is then in the libvips error buffer)
+// unless documented otherwise. Images returned through `out` are owned by the caller: release them with
+// CPinholeVips_unref.
 #ifndef CPINHOLEVIPS_H
 #define CPINHOLEVIPS_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+/// Initialises libvips once for the process (thread-safe). Returns 0 when libvips is usable.
 int CPinholeVips_init(void);
+
+/// The libvips version, e.g. "8.14.1". Static storage.
+const char *CPinholeVips_version(void);
+
+/// Moves the oldest captured warning into `buf` (NUL-terminated, truncated to `len`). Returns 1 when a
+/// warning was taken, 0 when the ring buffer is empty.
+int CPinholeVips_take_warning(char *buf, size_t len);
+
+/// The number of warnings dropped because the ring buffer was full, since the last call (then reset).
+int CPinholeVips_take_dropped_warning_count(void);
+
+/// Copies the libvips error buffer into `buf` (NUL-terminated) and clears it.
+void CPinholeVips_take_error(char *buf, size_t len);
+
+/// What an image header says, read without decoding pixels.
+typedef struct {
+    int width;           // stored width of one frame, pixels
+    int height;          // stored height of one frame, pixels
+    int bands;
+    int interpretation;  // VipsInterpretation
+    int format;          // VipsBandFormat
+    int orientation;     // EXIF orientation 1...8 (1 when none)
+    int pages;           // frames in the file
+    int hasAlpha;
+    int hasICC;
+    char loader[64];     // libvips loader nickname, e.g. "jpegload_buffer"
+} CPinholeVips_Header;
+
+/// Reads the header of an encoded image held in memory (no pixel is decoded).
+int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *out);
+
+/// vips_thumbnail_buffer with a fixed option set. `width`×`height` is the box; `upscale` 0 means size=down.
+/// `import_profile`, `export_profile` and `option_string` may be NULL. `buf` must outlive `*out`.
+int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int upscale, int no_rotate,
+                           const char *import_profile, const char *export_profile, const char *option_string,
+                           VipsImage **out);
+
+/// Converts any image to 8-bit sRGB: 1 band (grey), 3 bands (RGB) or 4 bands (RGBA, straight alpha).
+/// Grey with alpha becomes RGBA. 16-bit values are scaled down (v >> 8).
+int CPinholeVips_to_srgb8(VipsImage *in, VipsImage **out);
+
+/// Field accessors (so Swift never relies on the VipsImage struct layout).
+int CPinholeVips_width(const VipsImage *image);
+int CPinholeVips_height(const VipsImage *image);
+int CPinholeVips_bands(const VipsImage *image);
+
+/// Computes `image` and writes its pixels (rows top to bottom, packed) into `dst`, which holds `len`
+/// bytes; `len` must be width × height × bands × bytes per sample.
+int CPinholeVips_copy_pixels(VipsImage *image, unsigned char *dst, size_t len);
+
+/// A new 8-bit image holding a copy of packed pixels (`bands` 1, 3 or 4; interpretation B_W or sRGB).
+int CPinholeVips_image_from_pixels(const void *data, size_t len, int width, int height, int bands,
+                                   VipsImage **out);
+
+/// Removes alpha by compositing onto `background` (RGB, 0...255).
+int CPinholeVips_flatten(VipsImage *in, const double *background, int count, VipsImage **out);
+
+/// vips_thumbnail_image: fits `in` inside `width`×`height` (size=down: never enlarges).
+int CPinholeVips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out);
+
+/// vips_gravity (centre): places `in` in the middle of a `width`×`height` canvas filled with `background`.
+int CPinholeVips_centre(VipsImage *in, int width, int height, const double *background, int count,
+                        VipsImage **out);
+
+/// vips_embed with extend=background.
+int CPinholeVips_embed(VipsImage *in, int x, int y, int width, int height, const double *background,
+                       int count, VipsImage **out);
+
+/// vips_arrayjoin: a grid of `n` images, `across` per row, `shim` pixels apart, gaps filled with `background`.
+int CPinholeVips_arrayjoin(VipsImage **in, int n, int across, int shim, const double *background, int count,
+                           VipsImage **out);
+
+/// Encoders. On success `*buf` (free with CPinholeVips_free) holds `*len` bytes. Metadata is stripped.
+int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len);
+int CPinholeVips_pngsave(VipsImage *in, void **buf, size_t *len);
+int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len);
+
+/// g_object_unref for images; NULL is ignored.
+void CPinholeVips_unref(VipsImage *image);
+/// g_free for buffers returned by the encoders; NULL is ignored.
+void CPinholeVips_free(void *pointer);
+
 #endif

@@ -1,0 +1,59 @@
+import CPinholeVips
+import Foundation
+import Pinhole
+
+/// Process-wide libvips setup, done once on first use.
+///
+/// The first use of any PinholeVips type initialises libvips (thread-safe, `pthread_once` in the shim) with:
+/// - the operation cache off (`vips_cache_set_max(0)`: thumbnails are not reused, the cache only costs memory);
+/// - one thread per operation (`vips_concurrency_set(1)`: Pinhole runs several decodes in parallel instead);
+/// - GLib log handlers for every domain that capture warnings (libvips, libpng, libjpeg, GLib…) into a
+///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact.
+///
+/// Safe from any isolation.
+public enum Vips {
+    /// The shim's `CPinholeVips_init` result: 0 when libvips started. Swift runs this once, lazily, thread-safely.
+    private static let initStatus: Int32 = CPinholeVips_init()
+
+    /// The libvips version, for example `"8.14.1"`.
+    public static var version: String {
+        _ = initStatus
+        return String(cString: CPinholeVips_version())
+    }
+
+    /// Returns and removes the warnings libvips and GLib emitted since the last call, oldest first.
+    ///
+    /// The buffer keeps the newest 64 messages (each cut at 255 bytes); when older ones were dropped, the
+    /// list starts with a line saying how many. Messages look like `"VIPS: …"` (the GLib log domain first).
+    public static func drainWarnings() -> [String] {
+        _ = initStatus
+        var warnings: [String] = []
+        let dropped = CPinholeVips_take_dropped_warning_count()
+        if dropped > 0 { warnings.append("Pinhole: \(dropped) older warnings were dropped") }
+        var buffer = [CChar](repeating: 0, count: 256)
+        while CPinholeVips_take_warning(&buffer, buffer.count) == 1 {
+            warnings.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return warnings
+    }
+
+    /// Throws unless libvips is initialised.
+    static func ensureInitialized() throws {
+        guard initStatus == 0 else {
+            throw PinholeError(.decodingFailed, "libvips failed to initialise: \(takeErrorMessage())")
+        }
+    }
+
+    /// Takes (copies and clears) the libvips error buffer, trimmed; `"no message from libvips"` when empty.
+    ///
+    /// - Note: the buffer is process-global, so under concurrency it may hold another decode's words too;
+    ///   treat the text as a diagnostic.
+    static func takeErrorMessage() -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        CPinholeVips_take_error(&buffer, buffer.count)
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let joined = lines.filter { !$0.isEmpty }.joined(separator: "; ")
+        return joined.isEmpty ? "no message from libvips" : joined
+    }
+}
