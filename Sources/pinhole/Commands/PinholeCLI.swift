@@ -29,6 +29,12 @@ struct PinholeCLI: Sendable {
             return 0
         case "thumbnail":
             return await thumbnail(rest)
+        case "bench":
+            do {
+                return try await BenchCommand.run(rest)
+            } catch {
+                return usageError(error, help: "pinhole bench --help")
+            }
         default:
             return usageError(UsageError("unknown command '\(verb)'"), help: "pinhole --help")
         }
@@ -78,6 +84,9 @@ struct PinholeCLI: Sendable {
         COMMANDS:
           thumbnail INPUT...   Make a thumbnail of every image in the given files and directories.
                                See 'pinhole thumbnail --help' for its options.
+          bench thumbnail [DIR]
+                               Thumbnails/s and memory against vipsthumbnail over the photo corpus.
+                               See 'pinhole bench --help'.
 
         OPTIONS:
           --help, -h           Show this help.
