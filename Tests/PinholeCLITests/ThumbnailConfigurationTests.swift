@@ -53,6 +53,11 @@ struct ThumbnailConfigurationTests {
         #expect(throws: UsageError(message)) { try Configuration.parse(arguments) }
     }
 
+    @Test(arguments: [("o/", "o"), ("a/b//", "a/b"), ("/", "/"), ("o", "o")])
+    func dropsTrailingSlashesOfTheOutputDirectory(given: String, expected: String) throws {
+        #expect(try Configuration.parse(["a", "--out", given]).outputDirectory == expected)
+    }
+
     @Test func acceptsHelpWithoutInputs() throws {
         #expect(try Configuration.parse(["--help"]).showsHelp)
         #expect(try Configuration.parse(["-h"]).showsHelp)

@@ -57,7 +57,11 @@ extension ThumbnailCommand {
             let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
             configuration.format = formats.first { $0.name == formatName }?.format ?? .jpeg
             configuration.quality = try parsed.integer("--quality", default: 80, in: 1...100)
-            configuration.outputDirectory = parsed.string("--out") ?? configuration.outputDirectory
+            if let out = parsed.string("--out") {
+                // "out/" and "out" name the same directory; keep output paths free of "//".
+                let trimmed = String(out.reversed().drop { $0 == "/" }.reversed())
+                configuration.outputDirectory = trimmed.isEmpty ? "/" : trimmed
+            }
             configuration.jobs = try parsed.integer("--jobs", default: configuration.jobs, in: 1...256)
             configuration.json = parsed.has("--json")
             if let sheet = parsed.string("--contact-sheet") {

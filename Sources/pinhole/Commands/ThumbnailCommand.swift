@@ -97,7 +97,8 @@ struct ThumbnailCommand: Sendable {
             func startNext() {
                 guard next < inputs.count else { return }
                 let index = next
-                let output = configuration.outputDirectory + "/" + outputNames[index]
+                let directory = configuration.outputDirectory
+                let output = (directory.hasSuffix("/") ? directory : directory + "/") + outputNames[index]
                 group.addTask { [self] in (index, await thumbnail(inputs[index], to: output)) }
                 next += 1
             }
