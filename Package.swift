@@ -62,7 +62,7 @@ let package = Package(
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",
-            dependencies: ["pinhole", "Pinhole", "PinholeTestServer"],
+            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer"],
             swiftSettings: strictSettings
         ),
     ]

@@ -31,4 +31,21 @@ public struct Samples: Sendable, Codable, Hashable {
     public var relativeSpread: Double {
         median > 0 ? (maximum - minimum) / median : 0
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case values, median, minimum, maximum
+    }
+
+    /// Encodes the values and, for readers of the JSON, their median, minimum and maximum.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(values, forKey: .values)
+        try container.encode(median, forKey: .median)
+        try container.encode(minimum, forKey: .minimum)
+        try container.encode(maximum, forKey: .maximum)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        values = try decoder.container(keyedBy: CodingKeys.self).decode([Double].self, forKey: .values)
+    }
 }

@@ -48,6 +48,34 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
     public var activeProcessors: Int
     public var throughput: [Throughput]
     public var memory: Memory
+    /// Median pinhole images/s over median vipsthumbnail images/s, by job count (`"1"`, `"2"`).
+    public var pinholeOverVipsthumbnail: [String: Double] = [:]
+    /// Median images/s with the most jobs over that with 1 job, by tool (`"pinhole"`, `"vipsthumbnail"`).
+    public var scaling: [String: Double] = [:]
+
+    public init(
+        corpus: String, images: Int, bytes: Int, size: Int, quality: Int, runs: Int, warmups: Int,
+        activeProcessors: Int, throughput: [Throughput], memory: Memory
+    ) {
+        self.corpus = corpus
+        self.images = images
+        self.bytes = bytes
+        self.size = size
+        self.quality = quality
+        self.runs = runs
+        self.warmups = warmups
+        self.activeProcessors = activeProcessors
+        self.throughput = throughput
+        self.memory = memory
+        for jobs in Set(throughput.map(\.jobs)) {
+            if let pinhole = median("pinhole", jobs: jobs), let vips = median("vipsthumbnail", jobs: jobs), vips > 0 {
+                pinholeOverVipsthumbnail["\(jobs)"] = pinhole / vips
+            }
+        }
+        for tool in ["pinhole", "vipsthumbnail"] {
+            scaling[tool] = scaling(tool)
+        }
+    }
 
     /// Median images/s of `tool` with `jobs`, or `nil` when it was not measured.
     public func median(_ tool: String, jobs: Int) -> Double? {
