@@ -1,8 +1,10 @@
 # Pinhole: the two entry points of the README, plus benchmarks.
 #   make demo   install what is missing, build (release), build the real-photo corpus, thumbnail it
-#   make test   install what is missing, run the whole test suite
+#   make test   install what is missing, build the corpus (tests need real photos), run the whole test suite
 SHELL := /bin/bash
 CORPUS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pinhole/corpus
+# Tests and benchmarks find the corpus through this variable (default: the path above).
+export PINHOLE_CORPUS := $(CORPUS)
 OUT    ?= out
 SWIFT_BUILD_FLAGS ?=
 
@@ -25,7 +27,7 @@ demo: release corpus
 	.build/release/pinhole thumbnail "$(CORPUS)" --size 360 --format jpeg --quality 80 \
 	    --out "$(OUT)/thumbnails" --contact-sheet "$(OUT)/contact-sheet.jpg"
 
-test: deps
+test: deps corpus
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
 

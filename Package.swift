@@ -71,9 +71,10 @@ let package = Package(
             dependencies: ["PinholeTestServer"],
             swiftSettings: strictSettings
         ),
+        // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",
-            dependencies: ["PinholeTestServer"],
+            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer"],
             swiftSettings: strictSettings
         ),
     ]

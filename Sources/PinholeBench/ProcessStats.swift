@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Figures about the running process, read from `/proc/self/status` and `getrusage` (Linux).
+///
+/// Each call reads the current value; nothing is cached. Safe from any isolation: the reads are tiny and
+/// served by the kernel from memory (procfs), so they do not wait on a disk.
+public enum ProcessStats {
+    /// The number of threads in the process now (the `Threads:` line of `/proc/self/status`); 0 if unknown.
+    public static func threadCount() -> Int {
+        statusValue("Threads:") ?? 0
+    }
+
+    /// The resident set size now, in bytes (`VmRSS`); 0 if unknown.
+    public static func residentBytes() -> Int {
+        (statusValue("VmRSS:") ?? 0) * 1024
+    }
+
+    /// The peak resident set size so far, in bytes: the larger of `VmHWM` (`/proc/self/status`) and
+    /// `getrusage(RUSAGE_SELF).ru_maxrss`, because `VmHWM` can lag behind the true peak.
+    public static func peakResidentBytes() -> Int {
+        let highWaterMark = (statusValue("VmHWM:") ?? 0) * 1024
+        var usage = rusage()
+        let maxResident = getrusage(RUSAGE_SELF.rawValue, &usage) == 0 ? Int(usage.ru_maxrss) * 1024 : 0
+        return max(highWaterMark, maxResident)
+    }
+
+    /// The number on the line of `/proc/self/status` that starts with `key` (kilobytes for `Vm*` lines).
+    static func statusValue(_ key: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            let fields = line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return fields.first.flatMap { Int($0) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PinholeBench
+
+/// `pinhole bench thumbnail [DIR]` (throughput and memory against vipsthumbnail) and the internal
+/// `pinhole bench rss FILE` (one thumbnail in this process, then its peak RSS), which the former runs in
+/// fresh child processes.
+enum BenchCommand {
+    static let thumbnailOptions: [OptionSpec] = [
+        .value("--runs", "N", help: "Measured rounds; the median is reported. Default: 5."),
+        .value("--warmups", "N", help: "Unmeasured rounds first. Default: 1."),
+        .value("--jobs", "N", help: "The most jobs compared with 1 job. Default: the active processor count."),
+        .flag("--json", help: "Print the figures as one JSON object (sorted keys)."),
+        .flag("--help", help: "Show this help (also -h)."),
+    ]
+
+    static let rssOptions: [OptionSpec] = [
+        .value("--size", "PIXELS", help: "Longest side of the thumbnail. Default: 360."),
+        .flag("--json", help: "Print the result as JSON."),
+        .flag("--help", help: "Show this help (also -h)."),
+    ]
+
+    static let help = """
+        USAGE: pinhole bench thumbnail [DIR] [--runs N] [--warmups N] [--jobs N] [--json]
+               pinhole bench rss FILE [--size PIXELS] [--json]
+
+        thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
+                   ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
+                   JPEG q80: 'pinhole thumbnail' with 1 and N jobs against 'vipsthumbnail' run one process per
+                   image, 1 and N at a time, in the same run; then the peak RSS of single thumbnails, each in a
+                   fresh process, over that of a 1x1 JPEG.
+        rss        Make one thumbnail of FILE in this process and print the peak RSS (used by 'thumbnail').
+
+        OPTIONS (thumbnail):
+        \(thumbnailOptions.map { "  \($0.synopsis.padding(toLength: 14, withPad: " ", startingAt: 0)) \($0.help)" }
+            .joined(separator: "\n"))
+        OPTIONS (rss):
+        \(rssOptions.map { "  \($0.synopsis.padding(toLength: 14, withPad: " ", startingAt: 0)) \($0.help)" }
+            .joined(separator: "\n"))
+        """
+
+    /// Runs `pinhole bench …` (the arguments after `bench`); returns the exit status.
+    static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        switch arguments.first {
+        case "thumbnail": return try await thumbnail(Array(arguments.dropFirst()))
+        case "rss": return try await rss(Array(arguments.dropFirst()))
+        case "--help", "-h": print(help); return 0
+        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail or rss)")
+        case nil: throw UsageError("no benchmark given (thumbnail or rss)")
+        }
+    }
+
+    private static func thumbnail(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        let parsed = try ArgumentParser(options: thumbnailOptions).parse(arguments)
+        if parsed.has("--help") { print(help); return 0 }
+        guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
+        let corpus = parsed.positionals.first ?? defaultCorpus
+        var configuration = ThumbnailBenchmark.Configuration(corpus: corpus, pinholeExecutable: executablePath)
+        configuration.runs = try parsed.integer("--runs", default: 5, in: 1...100)
+        configuration.warmups = try parsed.integer("--warmups", default: 1, in: 0...100)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try parsed.integer("--jobs", default: cores, in: 1...256)
+        configuration.jobCounts = Array(Set([1, jobs])).sorted()
+        configuration.rssFiles = rssFiles(corpus: corpus)
+        let json = parsed.has("--json")
+        do {
+            let result = try await ThumbnailBenchmark(configuration: configuration).run { line in
+                if !json { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            }
+            print(json ? try Self.json(result) : result.text)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("pinhole bench: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func rss(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        let parsed = try ArgumentParser(options: rssOptions).parse(arguments)
+        if parsed.has("--help") { print(help); return 0 }
+        guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
+            throw UsageError("bench rss needs exactly one FILE")
+        }
+        let size = try parsed.integer("--size", default: 360, in: 1...16384)
+        do {
+            let result = try await RSSProbe.measure(path: file, size: size)
+            print(parsed.has("--json") ? try Self.json(result)
+                  : "\(file): \(result.width)×\(result.height) → \(result.thumbnailWidth)×\(result.thumbnailHeight), "
+                    + "peak RSS \(result.peakResidentBytes) bytes")
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("pinhole bench rss: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    /// The corpus: `$PINHOLE_CORPUS`, else `${XDG_CACHE_HOME:-$HOME/.cache}/pinhole/corpus`.
+    static var defaultCorpus: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let corpus = environment["PINHOLE_CORPUS"], !corpus.isEmpty { return corpus }
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() + "/.cache")
+        return cache + "/pinhole/corpus"
+    }
+
+    /// The running executable, so the benchmark measures this very build.
+    private static var executablePath: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    }
+
+    /// The 4096×4096 baseline JPEG of the test fixtures, then the largest photos of the corpus (those present).
+    private static func rssFiles(corpus: String) -> [String] {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let fixture = repository.appendingPathComponent("Tests/Fixtures/cases/inputs/large-4096x4096.jpg").path
+        let photos = ["kleiber-20mp.jpg", "seeding-16mp-baseline.jpg", "kleiber-20mp-progressive.jpg",
+                      "sunset-12mp.png", "seeding-16mp.webp"].map { corpus + "/" + $0 }
+        return ([fixture] + photos).filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    private static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Pinhole
+
+extension ThumbnailCommand {
+    /// What `pinhole thumbnail` was asked to do, parsed and checked.
+    struct Configuration: Sendable, Equatable {
+        /// Files and directories, as typed.
+        var inputs: [String]
+        /// Longest side of each thumbnail, in pixels; 360 by default.
+        var size: Int = 360
+        /// Format of the thumbnail files; JPEG by default.
+        var format: ImageFormat = .jpeg
+        /// Encoder quality 1…100 for JPEG and WebP; 80 by default.
+        var quality: Int = 80
+        /// Directory the thumbnails are written to; `./thumbnails` by default.
+        var outputDirectory: String = "thumbnails"
+        /// Images processed at once; the active processor count by default.
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Where to write one image of all thumbnails in a grid, if anywhere.
+        var contactSheet: String?
+        /// Print one JSON object instead of the human summary.
+        var json = false
+        /// Show the help and do nothing else.
+        var showsHelp = false
+
+        /// The formats `--format` accepts and the file extension each gets.
+        static let formats: [(name: String, format: ImageFormat, fileExtension: String)] = [
+            ("jpeg", .jpeg, "jpg"), ("png", .png, "png"), ("webp", .webp, "webp"),
+        ]
+
+        static let options: [OptionSpec] = [
+            .value("--size", "PIXELS", help: "Longest side of each thumbnail in pixels, 1-16384; smaller images "
+                + "are not upscaled. Default: 360."),
+            .value("--format", "FORMAT", help: "Format of the thumbnail files: jpeg, png or webp. Default: jpeg."),
+            .value("--quality", "Q", help: "Encoder quality for jpeg and webp, 1-100 (ignored for png). Default: 80."),
+            .value("--out", "DIR", help: "Directory the thumbnails are written to (created if missing). "
+                + "Default: ./thumbnails."),
+            .value("--jobs", "N", help: "Images processed at the same time, 1-256. Default: the number of active "
+                + "processors (\(ProcessInfo.processInfo.activeProcessorCount) here)."),
+            .value("--contact-sheet", "FILE", help: "Also write one image of all thumbnails in a grid to FILE; its "
+                + "format follows the extension (.jpg, .jpeg, .png or .webp)."),
+            .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
+            .flag("--help", help: "Show this help (also -h)."),
+        ]
+
+        /// Parses the arguments after `thumbnail`.
+        ///
+        /// - Throws: ``UsageError`` for unknown options, bad values, a contact sheet with an unknown extension,
+        ///   or no inputs (unless `--help` was given).
+        static func parse(_ arguments: [String]) throws(UsageError) -> Configuration {
+            let parsed = try ArgumentParser(options: options).parse(arguments)
+            var configuration = Configuration(inputs: parsed.positionals)
+            configuration.showsHelp = parsed.has("--help")
+            if configuration.showsHelp { return configuration }
+            guard !configuration.inputs.isEmpty else { throw UsageError("no inputs: give at least one file or directory") }
+            configuration.size = try parsed.integer("--size", default: 360, in: 1...16384)
+            let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
+            configuration.format = formats.first { $0.name == formatName }?.format ?? .jpeg
+            configuration.quality = try parsed.integer("--quality", default: 80, in: 1...100)
+            if let out = parsed.string("--out") {
+                // "out/" and "out" name the same directory; keep output paths free of "//".
+                let trimmed = String(out.reversed().drop { $0 == "/" }.reversed())
+                configuration.outputDirectory = trimmed.isEmpty ? "/" : trimmed
+            }
+            configuration.jobs = try parsed.integer("--jobs", default: configuration.jobs, in: 1...256)
+            configuration.json = parsed.has("--json")
+            if let sheet = parsed.string("--contact-sheet") {
+                guard contactSheetFormat(for: sheet) != nil else {
+                    throw UsageError("--contact-sheet: unknown extension of '\(sheet)' (use .jpg, .jpeg, .png or .webp)")
+                }
+                configuration.contactSheet = sheet
+            }
+            return configuration
+        }
+
+        /// The format of a contact sheet written to `path`, from its extension; `nil` for an unknown one.
+        static func contactSheetFormat(for path: String) -> ImageFormat? {
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "jpg", "jpeg": .jpeg
+            case "png": .png
+            case "webp": .webp
+            default: nil
+            }
+        }
+
+        /// The file extension of thumbnails in ``format`` (`jpg`, `png`, `webp`).
+        var fileExtension: String {
+            Self.formats.first { $0.format == format }?.fileExtension ?? format.name
+        }
+
+        /// The text `pinhole thumbnail --help` prints.
+        static var help: String {
+            var lines = [
+                "USAGE: pinhole thumbnail INPUT... [--size PIXELS] [--format jpeg|png|webp] [--quality Q]",
+                "                         [--out DIR] [--jobs N] [--contact-sheet FILE] [--json]",
+                "",
+                "Makes a thumbnail of every image in INPUT... with libvips (shrink-on-load, EXIF orientation",
+                "applied, colour converted to sRGB, metadata stripped).",
+                "",
+                "ARGUMENTS:",
+                "  INPUT...   Image files and directories. Directories are searched recursively in sorted",
+                "             order, skipping hidden files and the output directory. Images are recognised by",
+                "             their content (magic bytes), not their extension. A file named here that is",
+                "             not an image is reported as an error; non-image files found while searching a",
+                "             directory are skipped silently.",
+                "",
+                "OPTIONS:",
+            ]
+            for option in options {
+                lines.append(contentsOf: helpLines(for: option))
+            }
+            lines += [
+                "",
+                "OUTPUT NAMES:",
+                "  The path of each image relative to the INPUT it was found under, with '/' replaced by '__',",
+                "  its extension replaced by '.PIXELS.EXT': photos/2024/a.jpg given as 'photos' becomes",
+                "  2024__a.360.jpg. Names that would collide get -2, -3, ... in input order, so names are",
+                "  the same on every run with the same inputs.",
+                "",
+                "EXIT STATUS:",
+                "  0 every image succeeded, 1 at least one input failed, 2 usage error.",
+            ]
+            return lines.joined(separator: "\n")
+        }
+
+        /// `  --size PIXELS   help text…`, wrapped to 100 columns.
+        private static func helpLines(for option: OptionSpec) -> [String] {
+            let indent = 26
+            var lines: [String] = []
+            var line = "  " + option.synopsis
+            line += String(repeating: " ", count: max(1, indent - line.count))
+            for word in option.help.split(separator: " ") {
+                if line.count + word.count + 1 > 100 && line.count > indent {
+                    lines.append(line)
+                    line = String(repeating: " ", count: indent)
+                }
+                line += (line.hasSuffix(" ") ? "" : " ") + word
+            }
+            lines.append(line)
+            return lines
+        }
+    }
+}

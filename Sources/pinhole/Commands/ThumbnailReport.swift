@@ -1,0 +1,71 @@
+/// What a `pinhole thumbnail` run did: the JSON object `--json` prints, and the source of the summary.
+///
+/// Sizes are in bytes and pixels, durations in seconds.
+struct ThumbnailReport: Codable, Sendable, Equatable {
+    /// A thumbnail that was written.
+    struct Output: Codable, Sendable, Equatable {
+        /// The input path (as typed, joined with the path found under it).
+        var input: String
+        /// The path of the thumbnail file.
+        var output: String
+        /// Thumbnail width in pixels.
+        var width: Int
+        /// Thumbnail height in pixels.
+        var height: Int
+        /// Size of the thumbnail file in bytes.
+        var bytes: Int
+    }
+
+    /// An input that failed, or the contact sheet when it could not be made.
+    struct Failure: Codable, Sendable, Equatable {
+        /// The input path (or the contact sheet's path).
+        var input: String
+        /// ``Pinhole/PinholeError/Code/kind`` (`not_an_image`, `truncated`, …), or `unknown`.
+        var kind: String
+        /// What was found, for people.
+        var message: String
+    }
+
+    /// The contact sheet that was written.
+    struct ContactSheet: Codable, Sendable, Equatable {
+        var output: String
+        /// Width in pixels.
+        var width: Int
+        /// Height in pixels.
+        var height: Int
+        /// Size of the file in bytes.
+        var bytes: Int
+    }
+
+    /// Inputs whose thumbnail was written.
+    var succeeded: Int
+    /// Inputs that failed.
+    var failed: Int
+    /// Wall-clock time from the first read to the last write, in seconds.
+    var seconds: Double
+    /// ``succeeded`` divided by ``seconds``.
+    var imagesPerSecond: Double
+    /// Peak resident set size of the process, in bytes.
+    var peakRSSBytes: Int
+    /// Bytes read from the inputs (all that were read, failed ones included).
+    var bytesIn: Int
+    /// Bytes of thumbnails written (the contact sheet not included).
+    var bytesOut: Int
+    /// Images processed at once.
+    var jobs: Int
+    /// The thumbnail box, in pixels (longest side).
+    var size: Int
+    /// `jpeg`, `png` or `webp`.
+    var format: String
+    /// The directory thumbnails were written to.
+    var outputDirectory: String
+    /// One entry per thumbnail, in input order.
+    var outputs: [Output]
+    /// One entry per failure, in input order (the contact sheet last).
+    var errors: [Failure]
+    /// The contact sheet, when one was asked for and written.
+    var contactSheet: ContactSheet?
+
+    /// The process exit status: 0 when every input succeeded and the contact sheet (if any) was written, else 1.
+    var exitStatus: Int32 { errors.isEmpty ? 0 : 1 }
+}

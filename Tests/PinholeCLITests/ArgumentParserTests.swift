@@ -1,0 +1,87 @@
+import Testing
+@testable import pinhole
+
+@Suite(.timeLimit(.minutes(1)))
+struct ArgumentParserTests {
+    let parser = ArgumentParser(options: [
+        .value("--size", "PIXELS", help: "size"),
+        .value("--out", "DIR", help: "out"),
+        .flag("--json", help: "json"),
+        .flag("--help", help: "help"),
+    ])
+
+    @Test func separatesPositionalsValuesAndFlagsInAnyOrder() throws {
+        // Given options before, between and after positionals
+        let tokens = ["a.jpg", "--size", "200", "dir", "--json", "--out=o", "b.png"]
+
+        // When parsed
+        let parsed = try parser.parse(tokens)
+
+        // Then positionals keep their order and options are found in both forms
+        #expect(parsed.positionals == ["a.jpg", "dir", "b.png"])
+        #expect(parsed.values == ["--size": "200", "--out": "o"])
+        #expect(parsed.flags == ["--json"])
+    }
+
+    @Test(arguments: [["--size", "300"], ["--size=300"]])
+    func acceptsSpaceAndEqualsForms(tokens: [String]) throws {
+        #expect(try parser.parse(tokens).values["--size"] == "300")
+    }
+
+    @Test func takesEverythingAfterDoubleDashAsPositional() throws {
+        // Given a file whose name looks like an option
+        let parsed = try parser.parse(["--json", "--", "--size", "-"])
+
+        // Then it is positional
+        #expect(parsed.positionals == ["--size", "-"])
+        #expect(parsed.values.isEmpty)
+    }
+
+    @Test func treatsLoneDashAsPositionalAndShortHAsHelp() throws {
+        let parsed = try parser.parse(["-", "-h"])
+        #expect(parsed.positionals == ["-"])
+        #expect(parsed.has("--help"))
+    }
+
+    @Test func letsTheLastRepeatedValueWin() throws {
+        #expect(try parser.parse(["--size", "1", "--size=2"]).values["--size"] == "2")
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["-x"], "unknown option '-x'"),
+        (["--siz=3"], "unknown option '--siz'"),
+        (["a", "--size"], "--size PIXELS: missing value"),
+        (["--size="], "--size needs a value"),
+        (["--json=yes"], "--json takes no value"),
+    ])
+    func rejectsMalformedLinesWithAMessageNamingTheToken(tokens: [String], message: String) {
+        #expect(throws: UsageError(message)) { try parser.parse(tokens) }
+    }
+
+    @Test func convertsIntegersWithinRange() throws {
+        let parsed = try parser.parse(["--size", "42"])
+        #expect(try parsed.integer("--size", default: 1, in: 1...100) == 42)
+        #expect(try parsed.integer("--out", default: 7, in: 1...100) == 7)
+    }
+
+    @Test(arguments: [
+        ("abc", "--size needs a whole number, not 'abc'"),
+        ("1.5", "--size needs a whole number, not '1.5'"),
+        ("0", "--size must be between 1 and 100, not 0"),
+        ("101", "--size must be between 1 and 100, not 101"),
+    ])
+    func rejectsBadNumbers(value: String, message: String) throws {
+        let parsed = try parser.parse(["--size", value])
+        #expect(throws: UsageError(message)) { try parsed.integer("--size", default: 1, in: 1...100) }
+    }
+
+    @Test func matchesChoicesCaseInsensitively() throws {
+        let parsed = try parser.parse(["--out", "PNG"])
+        #expect(try parsed.choice("--out", default: "jpeg", in: ["jpeg", "png"]) == "png")
+        let bad = try parser.parse(["--out", "gif"])
+        #expect(throws: UsageError("--out must be one of jpeg, png, not 'gif'")) {
+            try bad.choice("--out", default: "jpeg", in: ["jpeg", "png"])
+        }
+    }
+}

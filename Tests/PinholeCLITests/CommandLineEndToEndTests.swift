@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Usage errors, help and version of the built binary.
+@Suite(.timeLimit(.minutes(1)))
+struct CommandLineEndToEndTests {
+    @Test(arguments: [
+        (["thumbnail", "--bogus", "x.jpg"], "unknown option '--bogus'"),
+        (["thumbnail", "--size", "abc", "x.jpg"], "--size needs a whole number, not 'abc'"),
+        (["thumbnail", "x.jpg", "--size"], "missing value"),
+        (["thumbnail"], "no inputs"),
+        (["thumbnail", "x.jpg", "--format", "gif"], "--format must be one of jpeg, png, webp"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        ([], "no command given"),
+    ])
+    func exitsWithTwoAndAMessageOnUsageErrors(arguments: [String], message: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+
+        let result = try await PinholeBinary.run(arguments, in: directory.path)
+
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--help"))
+        #expect(result.stdout.isEmpty)
+        #expect(directory.listing("").isEmpty, "nothing is written on a usage error")
+    }
+
+    @Test func thumbnailHelpDescribesEveryOption() async throws {
+        let result = try await PinholeBinary.run(["thumbnail", "--help"], in: FileManager.default.temporaryDirectory.path)
+
+        #expect(result.status == 0)
+        for option in ["--size PIXELS", "--format FORMAT", "--quality Q", "--out DIR", "--jobs N",
+                       "--contact-sheet FILE", "--json", "--help"] {
+            #expect(result.stdout.contains("\n  \(option)"), "help lacks \(option)")
+        }
+        #expect(result.stdout.contains("skipped silently"))
+    }
+
+    @Test func topLevelHelpAndVersion() async throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let help = try await PinholeBinary.run(["--help"], in: directory)
+        let version = try await PinholeBinary.run(["--version"], in: directory)
+
+        #expect(help.status == 0 && help.stdout.contains("thumbnail"))
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("pinhole "))
+        #expect(version.stdout.contains("libvips 8."), "\(version.stdout)")
+    }
+}

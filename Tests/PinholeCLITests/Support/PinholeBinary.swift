@@ -1,0 +1,96 @@
+import Foundation
+import Pinhole
+
+/// Runs the built `pinhole` executable (`.build/debug/pinhole`, located from this file) as a child process.
+///
+/// The child's stdout and stderr go to files (a pipe could fill and stall it); the caller's task waits on
+/// the process's termination handler, so no thread of the cooperative pool blocks.
+enum PinholeBinary {
+    /// What a run produced.
+    struct Result: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The executable: `PINHOLE_BINARY` if set, else `.build/debug/pinhole` under the repository root.
+    static var path: String {
+        ProcessInfo.processInfo.environment["PINHOLE_BINARY"]
+            ?? Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
+    }
+
+    /// Runs `pinhole arguments…` in `directory` and waits for it to exit.
+    static func run(_ arguments: [String], in directory: String) async throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.path
+        let output = scratch + "/pinhole-stdout-\(UUID().uuidString)"
+        let errors = scratch + "/pinhole-stderr-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            try? FileManager.default.removeItem(atPath: errors)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = FileHandle.nullDevice
+        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try outputHandle.close()
+        try errorHandle.close()
+        return try await WorkerThreadPool.io.run {
+            Result(status: status,
+                   stdout: try String(contentsOfFile: output, encoding: .utf8),
+                   stderr: try String(contentsOfFile: errors, encoding: .utf8))
+        }
+    }
+}
+
+/// The `--json` report as the tests read it.
+struct JSONReport: Decodable {
+    struct Output: Decodable {
+        var input: String
+        var output: String
+        var width: Int
+        var height: Int
+    }
+
+    struct Failure: Decodable {
+        var input: String
+        var kind: String
+        var message: String
+    }
+
+    struct ContactSheet: Decodable {
+        var output: String
+        var width: Int
+        var height: Int
+    }
+
+    var succeeded: Int
+    var failed: Int
+    var seconds: Double
+    var imagesPerSecond: Double
+    var peakRSSBytes: Int
+    var bytesIn: Int
+    var bytesOut: Int
+    var outputs: [Output]
+    var errors: [Failure]
+    var contactSheet: ContactSheet?
+
+    init(_ text: String) throws {
+        self = try JSONDecoder().decode(JSONReport.self, from: Data(text.utf8))
+    }
+}
