@@ -100,6 +100,7 @@ public final class PinholeTestServer: Sendable {
 
     /// Sets the fallback for requests with no exact route (e.g. `/img/17?v=3` in benchmarks); `nil` removes it.
     /// A handler that returns `nil` gets a 404. Called on a connection thread, never under the server's lock.
+    /// A handler that captures the server keeps it alive until ``stop()`` (which releases the handler).
     public func setHandler(_ handler: (@Sendable (Request) -> Route?)?) {
         storage.setHandler(handler)
     }

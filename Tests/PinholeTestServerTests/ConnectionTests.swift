@@ -66,7 +66,8 @@ struct ConnectionTests {
     @Test(arguments: [
         ("garbage\r\n\r\n", 400),
         ("GET /x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", 400),
-        ("GET /x HTTP/1.1\r\n\r\n", 400),  // no Host
+        ("GET /x HTTP/1.1\r\nHost: x\r\n: empty-name\r\n\r\n", 400),
+        ("GET /x HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400),
         ("GET  /x HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         ("GET /x HTTP/2.0\r\nHost: x\r\n\r\n", 505),
         ("GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400),
