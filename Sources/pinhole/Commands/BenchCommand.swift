@@ -43,6 +43,7 @@ enum BenchCommand {
         switch arguments.first {
         case "thumbnail": return try await thumbnail(Array(arguments.dropFirst()))
         case "rss": return try await rss(Array(arguments.dropFirst()))
+        case "pipeline": return await BenchPipelineCommand.run(Array(arguments.dropFirst()))
         case "--help", "-h": print(help); return 0
         case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail or rss)")
         case nil: throw UsageError("no benchmark given (thumbnail or rss)")
