@@ -115,7 +115,9 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
                                     pinhole / vips))
             }
         }
-        let cpu = { (tool: String) in self.throughput.first { $0.tool == tool && $0.jobs == 1 }?.cpuSecondsPerImage.median }
+        let cpu = { (tool: String) in
+            self.throughput.first { $0.tool == tool && $0.jobs == 1 }?.cpuSecondsPerImage.median
+        }
         if let pinhole = cpu("pinhole"), let vips = cpu("vipsthumbnail"), pinhole > 0 {
             lines.append(String(format: "CPU per image, vipsthumbnail / pinhole (1 job): %.2f×", vips / pinhole))
         }
