@@ -28,7 +28,14 @@ let package = Package(
         .target(name: "PinholeVips", dependencies: ["Pinhole", "CPinholeVips"], swiftSettings: strictSettings),
 
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
-        .target(name: "PinholeTestServer", swiftSettings: strictSettings),
+        .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
+
+        // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
+        .target(
+            name: "PinholeGallery",
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
 
         // Benchmarks (a small harness of our own: warm-up, median of N, reference measured in the same run).
         .target(
@@ -39,7 +46,7 @@ let package = Package(
 
         .executableTarget(
             name: "pinhole",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeBench"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery"],
             swiftSettings: strictSettings
         ),
 
@@ -52,6 +59,11 @@ let package = Package(
         .testTarget(
             name: "PinholeIntegrationTests",
             dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PinholeGalleryTests",
+            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -145,12 +145,12 @@ int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *o
     return 0;
 }
 
-int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int upscale, int no_rotate,
+int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int size, int no_rotate,
                            const char *import_profile, const char *export_profile, const char *option_string,
                            VipsImage **out) {
     return vips_thumbnail_buffer((void *)buf, len, out, width,
                                  "height", height,
-                                 "size", upscale ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN,
+                                 "size", (VipsSize)size,
                                  "no_rotate", no_rotate ? TRUE : FALSE,
                                  "import_profile", import_profile,
                                  "export_profile", export_profile,
@@ -210,31 +210,22 @@ int CPinholeVips_width(const VipsImage *image) { return image->Xsize; }
 int CPinholeVips_height(const VipsImage *image) { return image->Ysize; }
 int CPinholeVips_bands(const VipsImage *image) { return image->Bands; }
 
-typedef struct {
-    unsigned char *dst;
-    size_t row_bytes;
-    size_t pixel_bytes;
-} CopyTarget;
-
-static int copy_area(VipsRegion *region, VipsRect *area, void *a) {
-    CopyTarget *target = a;
-    size_t bytes = (size_t)area->width * target->pixel_bytes;
-    for (int y = 0; y < area->height; y++) {
-        unsigned char *row = target->dst + (size_t)(area->top + y) * target->row_bytes
-                             + (size_t)area->left * target->pixel_bytes;
-        memcpy(row, VIPS_REGION_ADDR(region, area->left, area->top + y), bytes);
-    }
-    return 0;
-}
-
 int CPinholeVips_copy_pixels(VipsImage *image, unsigned char *dst, size_t len) {
-    CopyTarget target = {dst, VIPS_IMAGE_SIZEOF_LINE(image), VIPS_IMAGE_SIZEOF_PEL(image)};
-    if (target.row_bytes * (size_t)image->Ysize != len) {
-        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len,
-                   target.row_bytes * (size_t)image->Ysize);
+    size_t needed = VIPS_IMAGE_SIZEOF_LINE(image) * (size_t)image->Ysize;
+    if (needed != len) {
+        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len, needed);
         return -1;
     }
-    return vips_sink_disc(image, copy_area, &target);
+    // A memory image over the caller's buffer: libvips writes the pixels straight into it (vips_sink_memory).
+    // The writes happen inside libvips, whose threads hand work over with GLib's futex-based locks.
+    VipsImage *target = vips_image_new_from_memory(dst, len, image->Xsize, image->Ysize, image->Bands,
+                                                   image->BandFmt);
+    if (target == NULL) {
+        return -1;
+    }
+    int status = vips_image_write(image, target);
+    g_object_unref(target);
+    return status;
 }
 
 // MARK: - Encoding and composition

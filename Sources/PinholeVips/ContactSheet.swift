@@ -28,12 +28,22 @@ public enum ContactSheet {
         background: PixelImage.RGBA = .init(r: 255, g: 255, b: 255), pool: WorkerThreadPool = .cpu
     ) async throws -> PixelImage {
         guard !images.isEmpty else { throw PinholeError(.invalidRequest, "a contact sheet needs at least one image") }
-        guard cellSize >= 1, spacing >= 0, (columns ?? 1) >= 1 else {
+        let maxSide = 10_000_000  // VIPS_MAX_COORD: libvips' largest image side
+        guard cellSize >= 1, cellSize <= maxSide, spacing >= 0, spacing <= maxSide, (columns ?? 1) >= 1 else {
             throw PinholeError(
                 .invalidRequest,
-                "bad contact sheet layout: cellSize \(cellSize), columns \(String(describing: columns)), spacing \(spacing)")
+                "bad contact sheet layout: cellSize \(cellSize), "
+                    + "columns \(String(describing: columns)), spacing \(spacing)"
+            )
         }
         let across = min(images.count, columns ?? Int(Double(images.count).squareRoot().rounded(.up)))
+        let rows = (images.count + across - 1) / across
+        let (width, widthOverflow) = (across * cellSize).addingReportingOverflow((across + 1) * spacing)
+        let (height, heightOverflow) = (rows * cellSize).addingReportingOverflow((rows + 1) * spacing)
+        guard !widthOverflow, !heightOverflow, width <= maxSide, height <= maxSide else {
+            throw PinholeError(
+                .invalidRequest, "a contact sheet of \(across)×\(rows) cells of \(cellSize) px is too large")
+        }
         try Task.checkCancellation()
         let sheet = try await pool.run {
             try compose(images, cellSize: cellSize, across: across, spacing: spacing, background: background)
@@ -66,7 +76,7 @@ public enum ContactSheet {
         }
         let rows = (images.count + across - 1) / across
         let width = across * cellSize + (across + 1) * spacing
-        let height = rows * cellSize + (rows + 1) * spacing
+        let height = rows * cellSize + (rows + 1) * spacing  // both checked against VIPS_MAX_COORD by make
         let sheet = try VipsImageHandle.make(failure: failure) {
             CPinholeVips_embed(
                 grid.pointer, Int32(spacing), Int32(spacing), Int32(width), Int32(height), colour,

@@ -32,7 +32,8 @@ public enum Vips {
         if dropped > 0 { warnings.append("Pinhole: \(dropped) older warnings were dropped") }
         var buffer = [CChar](repeating: 0, count: 256)
         while CPinholeVips_take_warning(&buffer, buffer.count) == 1 {
-            warnings.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            warnings.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return warnings
     }

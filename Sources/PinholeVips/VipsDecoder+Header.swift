@@ -1,7 +1,7 @@
 import CPinholeVips
 import CVips
-public import Foundation
-public import Pinhole
+import Foundation
+import Pinhole
 
 /// What libvips read from a header, and the decisions that follow from it.
 struct VipsHeader {
@@ -13,6 +13,9 @@ struct VipsHeader {
     var appliesOrientation: Bool
     /// The profiles to give `vips_thumbnail`: export to sRGB only when there is something to convert from.
     var colourProfiles: (import: String?, export: String?)
+    /// Grey (1 or 2 bands) with an embedded profile: if libvips rejects the profile (an RGB-class profile on grey
+    /// data, LIBVIPS-NOTES item 5), the decode is retried without colour management.
+    var retriesWithoutProfile: Bool
 
     /// Throws when the header declares more than `options` allow.
     func checkLimits(_ options: DecodingOptions) throws {
@@ -24,7 +27,8 @@ struct VipsHeader {
         if framePixelCount > options.maxPixelCount {
             throw PinholeError(
                 .tooManyPixels,
-                "\(info.width)×\(info.height) = \(framePixelCount) pixels declared; the limit is \(options.maxPixelCount)"
+                "\(info.width)×\(info.height) = \(framePixelCount) pixels declared; "
+                    + "the limit is \(options.maxPixelCount)"
             )
         }
     }
@@ -77,15 +81,22 @@ extension VipsDecoder {
             info: info,
             framePixelCount: width * height,
             appliesOrientation: !isHEIF,
-            colourProfiles: (import: nil, export: converts ? "srgb" : nil))
+            colourProfiles: (import: nil, export: converts ? "srgb" : nil),
+            retriesWithoutProfile: raw.hasICC != 0 && raw.bands <= 2)
     }
 
     /// Maps a libvips failure to ``PinholeError/Code/truncated`` when the container is incomplete
-    /// (``containerLooksTruncated(_:format:)``) or libvips' words say the data ended early,
+    /// (``containerLooksTruncated(_:format:)``) or, for formats whose container is not checked (TIFF, HEIF,
+    /// BMP, SVG), when libvips' words say the data ended early,
     /// else ``PinholeError/Code/decodingFailed``; the message keeps libvips' own words.
     static func decodingError(_ message: String, format: ImageFormat, data: Data) -> PinholeError {
         if containerLooksTruncated(data, format: format) {
             return PinholeError(.truncated, "\(format.name) data ends early (\(message))", detectedType: format.name)
+        }
+        // Where the container was checked, trust it: the message may be another decode's (global buffer), and
+        // libpng says "read error" for corrupt chunks too.
+        guard !containerIsCheckable(format) else {
+            return PinholeError(.decodingFailed, "cannot decode \(format.name): \(message)", detectedType: format.name)
         }
         let lower = message.lowercased()
         let truncationWords = [

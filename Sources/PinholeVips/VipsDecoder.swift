@@ -1,6 +1,7 @@
+import CPinholeVips
+import CVips
 public import Foundation
 public import Pinhole
-import CPinholeVips
 
 /// Decodes images with libvips: sniffing, header-checked limits, shrink-on-load thumbnails, EXIF orientation,
 /// conversion to 8-bit sRGB.
@@ -10,23 +11,29 @@ import CPinholeVips
 /// - the header is read first and ``DecodingOptions/maxPixelCount`` (one frame: width × height) and
 ///   ``DecodingOptions/maxFrameCount`` are checked before any pixel is decoded;
 /// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) to fit ``ThumbnailOptions/maxPixelSize``
-///   on the longest *displayed* side, never enlarged unless ``ThumbnailOptions/allowsUpscaling``;
+///   on the longest *displayed* side, never enlarged unless ``ThumbnailOptions/allowsUpscaling``; its size is
+///   exactly ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size;
 ///   `thumbnail == nil` decodes at full size (still oriented, sRGB, 8-bit);
 /// - EXIF orientation (1…8) is applied to JPEG, PNG, WebP and TIFF. HEIF/AVIF are shown as libheif gives
 ///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
 /// - colour becomes 8-bit sRGB: embedded ICC profiles (Display P3, Adobe RGB, CMYK…) are converted through
 ///   the profile, CMYK without a profile uses libvips' fallback CMYK profile, untagged RGB and grey are
-///   taken as sRGB and kept exactly (no colour transform); 16-bit samples become 8-bit (v >> 8, within 1 of
-///   v / 257); gAMA chunks in PNG are ignored (as libvips, Pillow and ImageMagick do);
+///   taken as sRGB and kept exactly (no colour transform); grey whose embedded profile libvips rejects (an
+///   RGB-class profile on grey data) is decoded again without colour management rather than failing;
+///   16-bit samples become 8-bit (v >> 8, within 1 of v / 257); gAMA chunks in PNG are ignored (as libvips,
+///   Pillow and ImageMagick do);
 /// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
-///   ``PixelImage/PixelFormat/gray8`` for grey without alpha, ``PixelImage/PixelFormat/rgb8`` otherwise;
+///   ``PixelImage/PixelFormat/gray8`` for grey without alpha (``PixelImage/PixelFormat/rgb8`` when an embedded
+///   grey ICC profile was applied), ``PixelImage/PixelFormat/rgb8`` otherwise;
 /// - the first frame of an animation; ``DecodedImage/SourceInfo/frameCount`` reports how many there are;
 /// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
 ///
 /// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
 /// `fail_on=truncated`); a grey-filled partial image is never returned. A GIF without its trailer byte fails
 /// too, even when its first frame is complete. Failures are classified as truncated when the container is
-/// incomplete (JPEG without EOI, PNG without IEND, WebP shorter than its RIFF size) or libvips says so.
+/// incomplete (JPEG without EOI, PNG without IEND, WebP, BMP shorter than their declared size, TIFF whose first
+/// directory lies past the end) or, for TIFF, HEIF and SVG, when libvips' message says so. Corrupt but complete
+/// data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
 ///
 /// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
 /// Safe from any isolation; values of this type are cheap to copy.
@@ -74,34 +81,54 @@ public struct VipsDecoder: ImageDecoding {
     }
 
     /// The whole decode, synchronous; runs on a worker thread.
-    static func decodeNow(_ data: Data, format: ImageFormat, options: DecodingOptions) throws
-        -> DecodedImage
-    {
+    static func decodeNow(_ data: Data, format: ImageFormat, options: DecodingOptions) throws -> DecodedImage {
         try Vips.ensureInitialized()
         let header = try readHeader(data, format: format)
         try header.checkLimits(options)
-        let box: (width: Int, height: Int)
-        if let thumbnail = options.thumbnail {
-            box = (thumbnail.maxPixelSize, thumbnail.maxPixelSize)
-        } else {
-            box = (header.info.width, header.info.height)
-        }
-        let profiles = header.colourProfiles
-        let failure = { (message: String) in decodingError(message, format: format, data: data) }
-        let image = try data.withUnsafeBytes { bytes throws -> PixelImage in
-            // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
-            let thumbnail = try VipsImageHandle.make(failure: failure) { out in
-                CPinholeVips_thumbnail(
-                    bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
-                    options.thumbnail?.allowsUpscaling == true ? 1 : 0, header.appliesOrientation ? 0 : 1,
-                    profiles.import, profiles.export, "fail_on=truncated", out)
-            }
-            return try thumbnail.pixelImage(failure: failure)
-        }
         // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
         if format == .gif && containerLooksTruncated(data, format: format) {
             throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
         }
+        // The exact size is computed here and forced on libvips: its own rounding of the short side differs
+        // from ThumbnailOptions.fittedSize by a pixel for some sizes. Aspect is kept to within that rounding.
+        let fitted =
+            options.thumbnail?.fittedSize(width: header.info.width, height: header.info.height)
+            ?? PixelSize(width: header.info.width, height: header.info.height)
+        let box = (fitted.width, fitted.height)
+        // An upscaled thumbnail obeys the pixel limit too (and libvips' largest side, VIPS_MAX_COORD).
+        let (outputPixels, overflow) = box.0.multipliedReportingOverflow(by: box.1)
+        guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {
+            throw PinholeError(
+                .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
+        }
+        let image: PixelImage
+        do {
+            image = try thumbnail(
+                data, format: format, header: header, box: box,
+                profiles: header.colourProfiles)
+        } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
+            image = try thumbnail(
+                data, format: format, header: header, box: box,
+                profiles: (nil, nil))
+        }
         return DecodedImage(image: image, info: header.info)
+    }
+
+    /// One `vips_thumbnail_buffer` run with the given colour profiles, copied out as 8-bit sRGB.
+    private static func thumbnail(
+        _ data: Data, format: ImageFormat, header: VipsHeader, box: (width: Int, height: Int),
+        profiles: (import: String?, export: String?)
+    ) throws -> PixelImage {
+        let failure = { (message: String) in decodingError(message, format: format, data: data) }
+        return try data.withUnsafeBytes { bytes in
+            // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
+            let thumbnail = try VipsImageHandle.make(failure: failure) { out in
+                CPinholeVips_thumbnail(
+                    bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
+                    Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
+                    profiles.import, profiles.export, "fail_on=truncated", out)
+            }
+            return try thumbnail.pixelImage(failure: failure)
+        }
     }
 }

@@ -1,7 +1,6 @@
 import CPinholeVips
-import Foundation
-import Pinhole
 import CVips
+import Pinhole
 
 /// Owns one reference to a `VipsImage` and releases it (`g_object_unref`) in `deinit`, on every path.
 ///

@@ -23,7 +23,9 @@ struct DecodingErrorTests {
     @Test(arguments: [
         ("inputs/baseline.jpg", 0.55), ("inputs/baseline.jpg", 0.3), ("inputs/interlaced-adam7.png", 0.6),
         ("inputs/untagged-primaries.png", 0.5), ("inputs/webp-lossless-alpha.webp", 0.6),
-        ("inputs/progressive.jpg", 0.5), ("inputs/interlaced.gif", 0.6), ("inputs/anim-3frames.gif", 0.5), ("inputs/large-4096x4096.jpg", 0.7),
+        ("inputs/progressive.jpg", 0.5), ("inputs/interlaced.gif", 0.6), ("inputs/anim-3frames.gif", 0.5),
+        ("inputs/heic-with-thumb.heic", 0.6), ("inputs/tiff-rgba.tif", 0.5), ("inputs/bmp24.bmp", 0.5),
+        ("inputs/large-4096x4096.jpg", 0.7),
     ])
     func failsAsTruncatedWhenDataEndsEarly(file: String, keptFraction: Double) async throws {
         // Given a file cut short
@@ -99,8 +101,11 @@ struct DecodingErrorTests {
         #expect(error?.message.contains("1f 8b") == true)
     }
 
-    @Test(arguments: [[0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("RIFF\0\0\0\0WEBP".utf8),
-                      Array("GIF89a".utf8)] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("RIFF\0\0\0\0WEBP".utf8),
+            Array("GIF89a".utf8),
+        ] as [[UInt8]])
     func failsCleanlyOnGarbageAfterAValidMagic(magic: [UInt8]) async throws {
         // Given a valid signature followed by garbage
         var generator = SystemRandomNumberGenerator()
@@ -113,5 +118,26 @@ struct DecodingErrorTests {
         }
         #expect(["decoding_failed", "truncated", "unsupported_format"].contains(error?.code.kind ?? ""))
         #expect(error?.message.isEmpty == false)
+    }
+
+    @Test func refusesAnUpscaledResultOverThePixelLimit() async throws {
+        // Given a 40×30 PNG and a request to upscale it into an enormous box
+        let data = try await Fixtures.caseFile("inputs/small-40x30.png")
+        let huge = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: Int.max / 2, allowsUpscaling: true))
+
+        // When it is decoded, Then it is refused (no crash, no giant allocation)
+        #expect(await kind(of: data, options: huge) == "too_many_pixels")
+    }
+
+    @Test func readsABombsHeaderWithoutDecodingIt() async throws {
+        // Given a PNG whose header declares 50000×50000 (2.5 gigapixels)
+        let data = try await Fixtures.caseFile("inputs/bomb-png-50000x50000.png")
+
+        // When only its header is read, Then the declared size is reported (no pixels are decoded)
+        let info = try await decoder.readInfo(data)
+        #expect(info == DecodedImage.SourceInfo(format: .png, width: 50000, height: 50000))
+
+        // And a decode is refused before any pixel is touched, even without a thumbnail
+        #expect(await kind(of: data, options: DecodingOptions()) == "too_many_pixels")
     }
 }

@@ -116,7 +116,8 @@ struct EncoderTests {
         let image = PixelImage(width: 3, height: 2, pixelFormat: .gray8, bytesPerRow: 8, pixels: pixels)
 
         // When saved as PNG and decoded
-        let decoded = try await decoder.decode(try await encoder.encode(image, options: .init(format: .png)), options: .init())
+        let decoded = try await decoder.decode(
+            try await encoder.encode(image, options: .init(format: .png)), options: .init())
 
         // Then it is the same grey image, packed
         #expect(decoded.image.pixelFormat == .gray8)

@@ -67,13 +67,15 @@ struct ManifestEntry: Decodable, Sendable, CustomTestStringConvertible {
         var height: Int?
         var pixels: [PixelSample]?
         var thumbnail: Thumbnail?
+        /// Several thumbnail sizes asked of one source (case C27).
+        var requests: [Thumbnail]?
         var errorKind: String?
         var formatDetected: String?
         var frames: Int?
         var hasAlpha: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case decodes, width, height, pixels, thumbnail, frames
+            case decodes, width, height, pixels, thumbnail, requests, frames
             case errorKind = "error_kind"
             case formatDetected = "format_detected"
             case hasAlpha = "has_alpha"

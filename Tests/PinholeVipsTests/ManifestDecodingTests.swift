@@ -65,13 +65,32 @@ struct ManifestDecodingTests {
         #expect(info == full.info)
 
         // And the thumbnail fits the box as the manifest and ThumbnailOptions.fittedSize say
-        if let thumbnail = expected.thumbnail {
+        for thumbnail in (expected.thumbnail.map { [$0] } ?? []) + (expected.requests ?? []) {
             let options = ThumbnailOptions(maxPixelSize: max(thumbnail.box[0], thumbnail.box[1]))
             let small = try await decoder.decode(data, options: DecodingOptions(thumbnail: options))
             let fitted = options.fittedSize(width: full.info.width, height: full.info.height)
             #expect(abs(small.image.width - thumbnail.width) <= 1 && abs(small.image.height - thumbnail.height) <= 1)
-            #expect(small.image.width == fitted.width && small.image.height == fitted.height,
-                    "\(entry.id): \(small.image.width)×\(small.image.height) vs fitted \(fitted)")
+            #expect(
+                small.image.width == fitted.width && small.image.height == fitted.height,
+                "\(entry.id): \(small.image.width)×\(small.image.height) vs fitted \(fitted)")
+        }
+    }
+
+    @Test(arguments: entries.filter { $0.id.hasPrefix("C33") })
+    func thumbnailsALargeJPEGWithTheRightColours(_ entry: ManifestEntry) async throws {
+        // Given a 4096×4096 JPEG (baseline or progressive) with four coloured quadrants
+        let data = try await Fixtures.caseFile(entry.file)
+
+        // When it is thumbnailed to 256 px (shrink-on-load)
+        let small = try await VipsDecoder().decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 256)))
+
+        // Then it is 256×256 and the manifest's samples, scaled into it, have their colours
+        #expect((small.image.width, small.image.height) == (256, 256))
+        for sample in entry.expected.pixels ?? [] {
+            let rgb = try #require(sample.rgb)
+            let pixel = small.image.pixel(x: sample.x * 256 / 4096, y: sample.y * 256 / 4096)
+            let got = [Int(pixel.r), Int(pixel.g), Int(pixel.b)]
+            #expect(zip(got, rgb).allSatisfy { abs($0 - $1) <= sample.tol }, "\(got) vs \(rgb)")
         }
     }
 }

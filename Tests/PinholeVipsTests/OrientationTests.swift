@@ -74,4 +74,22 @@ struct OrientationTests {
         #expect((kept.image.width, kept.image.height) == (40, 30))
         #expect((upscaled.image.width, upscaled.image.height) == (200, 150))
     }
+
+    @Test(arguments: [(1001, 333), (333, 1001), (257, 100), (640, 479)], [ImageFormat.jpeg, .png])
+    func thumbnailSizeIsExactlyTheFittedSize(size: (width: Int, height: Int), format: ImageFormat) async throws {
+        // Given an image with an awkward aspect ratio (libvips alone rounds the short side differently)
+        let pixels = [UInt8](repeating: 90, count: size.width * size.height)
+        let image = PixelImage(width: size.width, height: size.height, pixelFormat: .gray8, pixels: pixels)
+        let data = try await VipsEncoder().encode(image, options: EncodingOptions(format: format))
+
+        for box in [29, 50, 134, 239] {
+            // When it is thumbnailed into the box
+            let options = ThumbnailOptions(maxPixelSize: box)
+            let decoded = try await decoder.decode(data, options: DecodingOptions(thumbnail: options))
+
+            // Then its size is exactly ThumbnailOptions.fittedSize
+            let fitted = options.fittedSize(width: size.width, height: size.height)
+            #expect(decoded.image.width == fitted.width && decoded.image.height == fitted.height, "box \(box)")
+        }
+    }
 }

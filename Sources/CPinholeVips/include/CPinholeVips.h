@@ -54,9 +54,10 @@ typedef struct {
 /// Reads the header of an encoded image held in memory (no pixel is decoded).
 int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *out);
 
-/// vips_thumbnail_buffer with a fixed option set. `width`×`height` is the box; `upscale` 0 means size=down.
-/// `import_profile`, `export_profile` and `option_string` may be NULL. `buf` must outlive `*out`.
-int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int upscale, int no_rotate,
+/// vips_thumbnail_buffer with a fixed option set. `width`×`height` is the box (after orientation) and `size` a
+/// VipsSize (VIPS_SIZE_FORCE gives exactly width×height). `import_profile`, `export_profile` and
+/// `option_string` may be NULL. `buf` must outlive `*out`.
+int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int size, int no_rotate,
                            const char *import_profile, const char *export_profile, const char *option_string,
                            VipsImage **out);
 

@@ -19,14 +19,39 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
 
     /// The size in pixels that an image of `width × height` gets in this box: aspect kept, rounded to the
     /// nearest pixel, each side ≥ 1.
-    public func fittedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    public func fittedSize(width: Int, height: Int) -> PixelSize {
         let longest = max(width, height)
-        guard longest > maxPixelSize || (allowsUpscaling && longest < maxPixelSize) else { return (width, height) }
+        guard longest > maxPixelSize || (allowsUpscaling && longest < maxPixelSize) else {
+            return PixelSize(width: width, height: height)
+        }
         let scale = Double(maxPixelSize) / Double(longest)
-        let w = max(1, Int((Double(width) * scale).rounded()))
-        let h = max(1, Int((Double(height) * scale).rounded()))
-        return (min(w, maxPixelSize), min(h, maxPixelSize))
+        // Compare in Double first: with upscaling and a huge box the product can exceed Int's range.
+        func side(_ length: Int) -> Int {
+            let scaled = (Double(length) * scale).rounded()
+            return scaled >= Double(maxPixelSize) ? maxPixelSize : max(1, Int(scaled))
+        }
+        let w = side(width)
+        let h = side(height)
+        return PixelSize(width: w, height: h)
     }
 
     public var description: String { allowsUpscaling ? "\(maxPixelSize)px+up" : "\(maxPixelSize)px" }
+}
+
+/// A size in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Width × height.
+    public var pixelCount: Int { width * height }
+
+    public var description: String { "\(width)×\(height)" }
 }

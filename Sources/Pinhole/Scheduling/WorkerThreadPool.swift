@@ -85,7 +85,7 @@ public final class WorkerThreadPool: Sendable {
     /// - Throws: what `body` throws, or `CancellationError` if the task was cancelled before `body` started.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
-        let box = Mutex<WorkItem?>(nil)
+        let box = Locked<WorkItem?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let item = WorkItem { cancelled in

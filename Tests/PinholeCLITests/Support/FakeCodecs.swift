@@ -15,7 +15,7 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
         var decodes = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// How long each decode takes (to let decodes overlap).
     let decodeDuration: Duration
 

@@ -1,0 +1,113 @@
+public import Observation
+
+/// Binds one view (a list row, a cell, a terminal row) to one image request, so that the view never shows
+/// an image that is not its own.
+///
+/// - ``load(_:)`` cancels the slot's previous work and starts the new request. A memory-cache hit is applied
+///   synchronously (``phase`` goes straight to `.success`, with no loading flash).
+/// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
+///   result for an older request is dropped and counted in ``staleResultsDropped``.
+/// - ``cancel()`` when the view disappears; ``retry()`` after a failure.
+///
+/// Isolation: the main actor. Loading itself runs off it (the pipeline decodes on its own threads).
+/// Observe ``phase`` with Observation (SwiftUI) or set ``onChange``.
+@MainActor
+@Observable
+public final class ImageSlot {
+    /// What the view should show.
+    public enum Phase: Sendable {
+        /// No request (or cancelled before it finished).
+        case empty
+        /// Waiting for the image: show a placeholder.
+        case loading
+        /// The image of the current request.
+        case success(ImageResponse)
+        /// The current request failed (never `CancellationError`): show an error mark and offer ``ImageSlot/retry()``.
+        case failure(any Error)
+
+        /// The image, in `.success`.
+        public var response: ImageResponse? {
+            if case .success(let response) = self { return response }
+            return nil
+        }
+
+        /// `true` in `.loading`.
+        public var isLoading: Bool {
+            if case .loading = self { return true }
+            return false
+        }
+    }
+
+    /// The pipeline that loads.
+    @ObservationIgnored public let pipeline: ImagePipeline
+    /// What the view shows now.
+    public private(set) var phase: Phase = .empty
+    /// The request the slot is bound to (the latest one given to ``load(_:)``).
+    public private(set) var request: ImageRequest?
+    /// Results that arrived for an older request and were dropped (never shown).
+    @ObservationIgnored public private(set) var staleResultsDropped = 0
+    /// Called on the main actor after every change of ``phase``; `nil` by default.
+    @ObservationIgnored public var onChange: (@MainActor (ImageSlot) -> Void)?
+
+    @ObservationIgnored private var task: Task<Void, Never>?
+    @ObservationIgnored private var generation: UInt64 = 0
+
+    public init(pipeline: ImagePipeline) {
+        self.pipeline = pipeline
+    }
+
+    /// Binds the slot to `request` (or to nothing, for `nil`), cancelling the previous request's work.
+    public func load(_ request: ImageRequest?) {
+        task?.cancel()
+        task = nil
+        generation &+= 1
+        self.request = request
+        guard let request else { return setPhase(.empty) }
+        if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
+        setPhase(.loading)
+        let generation = self.generation
+        let pipeline = self.pipeline
+        task = Task { [weak self] in
+            let result: Result<ImageResponse, any Error>
+            do {
+                result = .success(try await pipeline.image(for: request))
+            } catch is CancellationError {
+                return
+            } catch {
+                result = .failure(error)
+            }
+            self?.apply(result, generation: generation)
+        }
+    }
+
+    /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
+    public func cancel() {
+        task?.cancel()
+        task = nil
+        generation &+= 1
+        if phase.isLoading { setPhase(.empty) }
+    }
+
+    /// Loads the current request again after a failure; no effect otherwise.
+    public func retry() {
+        guard case .failure = phase, let request else { return }
+        load(request)
+    }
+
+    private func apply(_ result: Result<ImageResponse, any Error>, generation: UInt64) {
+        guard generation == self.generation else {
+            staleResultsDropped += 1
+            return
+        }
+        task = nil
+        switch result {
+        case .success(let response): setPhase(.success(response))
+        case .failure(let error): setPhase(.failure(error))
+        }
+    }
+
+    private func setPhase(_ phase: Phase) {
+        self.phase = phase
+        onChange?(self)
+    }
+}

@@ -1,0 +1,77 @@
+public import Foundation
+
+/// Fetches the original bytes of an image: over HTTP, from a file, or from anywhere a custom loader reaches.
+///
+/// A loader must not hold a thread while it waits, must stop its transfer when the calling task is cancelled,
+/// and must throw `CancellationError` (never `URLError.cancelled`) in that case.
+///
+/// - Throws: ``PinholeError`` (``PinholeError/Code/httpStatus``, ``PinholeError/Code/timeout``,
+///   ``PinholeError/Code/dataTooLarge``, ``PinholeError/Code/notAnImage``, ``PinholeError/Code/networkFailure``,
+///   ``PinholeError/Code/fileNotFound``, …) or `CancellationError`.
+public protocol DataLoading: Sendable {
+    /// Loads the bytes `request` names. Safe from any isolation.
+    func loadData(for request: DataRequest) async throws -> DataResponse
+}
+
+/// What to fetch, and the validators of a cached copy for HTTP revalidation.
+public struct DataRequest: Sendable, Hashable {
+    /// `http`, `https` or `file`.
+    public var url: URL
+    /// Sent as `If-None-Match` (the cached entry's ETag).
+    public var ifNoneMatch: String?
+    /// Sent as `If-Modified-Since` (the cached entry's `Last-Modified` text).
+    public var ifModifiedSince: String?
+
+    public init(url: URL, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+        self.url = url
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+    }
+}
+
+/// The bytes and what the source said about them.
+public struct DataResponse: Sendable, Hashable {
+    /// The body; empty for a `304 Not Modified`.
+    public var data: Data
+    /// The HTTP status (200…299, or 304 for a successful revalidation); 200 for files.
+    public var statusCode: Int
+    /// Response headers with lowercased names (`etag`, `last-modified`, `cache-control`, `content-type`, …).
+    public var headers: [String: String]
+    /// The URL the bytes finally came from (after redirects).
+    public var url: URL
+
+    public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:], url: URL) {
+        self.data = data
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+    }
+
+    /// `true` for `304 Not Modified`: the cached copy is still good.
+    public var isNotModified: Bool { statusCode == 304 }
+}
+
+/// Routes each request by URL scheme: `file` to a file loader, `http`/`https` to an HTTP loader.
+public struct SchemeRoutingDataLoader: DataLoading {
+    /// Handles `http` and `https`.
+    public let http: any DataLoading
+    /// Handles `file` URLs.
+    public let file: any DataLoading
+
+    public init(http: any DataLoading, file: any DataLoading = FileDataLoader()) {
+        self.http = http
+        self.file = file
+    }
+
+    /// - Throws: ``PinholeError/Code/invalidRequest`` for other schemes; otherwise what the chosen loader throws.
+    public func loadData(for request: DataRequest) async throws -> DataResponse {
+        switch request.url.scheme?.lowercased() {
+        case "http", "https":
+            return try await http.loadData(for: request)
+        case "file":
+            return try await file.loadData(for: request)
+        default:
+            throw PinholeError(.invalidRequest, "unsupported URL scheme in \(request.url.absoluteString)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The session's delegate: hands each callback to the ``HTTPTransfer`` of its task.
+///
+/// URLSession calls it on its own serial delegate queue; the transfer table is guarded by a `Locked`.
+final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let transfers = Locked<[Int: HTTPTransfer]>([:])
+
+    var count: Int { transfers.withLock { $0.count } }
+
+    func register(_ transfer: HTTPTransfer, for taskIdentifier: Int) {
+        transfers.withLock { $0[taskIdentifier] = transfer }
+    }
+
+    func unregister(_ taskIdentifier: Int) {
+        _ = transfers.withLock { $0.removeValue(forKey: taskIdentifier) }
+    }
+
+    private func transfer(_ task: URLSessionTask) -> HTTPTransfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let transfer = transfer(dataTask) else { return completionHandler(.cancel) }
+        completionHandler(transfer.didReceive(response) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfer(dataTask)?.didReceive(data)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let transfer = transfer(task), let target = request.url else { return completionHandler(nil) }
+        if transfer.allowRedirect(to: target) {
+            completionHandler(request)
+        } else {
+            completionHandler(nil)
+            transfer.cancelTask()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        transfer(task)?.didComplete(error: error)
+    }
+}

@@ -1,0 +1,143 @@
+import Synchronization
+
+/// Runs at most one job per key: callers asking for a key that is already being worked on join that job
+/// (request coalescing) and all get its result.
+///
+/// - A caller whose task is cancelled leaves at once with `CancellationError`; the job goes on for the others.
+/// - When the last caller leaves, the job's task is cancelled (and with it whatever it awaits: a download,
+///   a queue slot, a nested job).
+/// - The job runs at the highest priority of its callers; ``JobContext`` lets the work follow changes.
+///
+/// The rules live in ``CoalescingStateMachine``; this type holds its state in a `Locked`, starts tasks, and
+/// resumes continuations outside the lock.
+final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    typealias Priority = ImageRequest.Priority
+    typealias Work = @Sendable (JobContext) async throws -> Value
+    private typealias Continuation = CheckedContinuation<Value, any Error>
+
+    private struct State {
+        var machine = CoalescingStateMachine<Key, Continuation>()
+        var contexts: [UInt64: JobContext] = [:]
+        var tasks: [UInt64: Task<Void, Never>] = [:]
+    }
+
+    private enum SubscribeOutcome {
+        case cancelled
+        case start(JobContext)
+        case join(JobContext?, Priority?)
+    }
+
+    private let state = Locked(State())
+    private let joins = Atomic<Int>(0)
+    private let starts = Atomic<Int>(0)
+
+    /// Callers that joined a job already running.
+    var joinCount: Int { joins.load(ordering: .relaxed) }
+    /// Jobs started.
+    var startCount: Int { starts.load(ordering: .relaxed) }
+    /// Jobs running now.
+    var activeJobCount: Int { state.withLock { $0.machine.jobs.count } }
+
+    /// The result of the job for `key`, starting it with `work` when none runs.
+    ///
+    /// - Parameters:
+    ///   - subscriber: unique for this call (``UniqueID/next()``); used by ``setPriority(_:subscriber:to:)``.
+    ///   - priority: read under the registry's lock, so a concurrent priority change is never lost.
+    /// - Throws: `CancellationError` when the caller is cancelled; otherwise what the job threw.
+    func value(
+        for key: Key,
+        subscriber: UInt64,
+        priority: @Sendable () -> Priority,
+        work: @escaping Work
+    ) async throws -> Value {
+        try Task.checkCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: Continuation) in
+                let outcome: SubscribeOutcome = state.withLock { state in
+                    // The cancellation handler may already have run: it sets the flag before it runs.
+                    if Task.isCancelled { return .cancelled }
+                    switch state.machine.subscribe(key, subscriber: subscriber, priority: priority(), payload: continuation) {
+                    case .start(let jobID, let jobPriority):
+                        let context = JobContext(id: jobID, priority: jobPriority)
+                        state.contexts[jobID] = context
+                        return .start(context)
+                    case .join(let jobID, let newPriority):
+                        return .join(state.contexts[jobID], newPriority)
+                    }
+                }
+                switch outcome {
+                case .cancelled:
+                    continuation.resume(throwing: CancellationError())
+                case .start(let context):
+                    starts.add(1, ordering: .relaxed)
+                    start(key: key, context: context, work: work)
+                case .join(let context, let newPriority):
+                    joins.add(1, ordering: .relaxed)
+                    if let newPriority { context?.update(newPriority) }
+                }
+            }
+        } onCancel: {
+            leave(key: key, subscriber: subscriber)
+        }
+    }
+
+    /// Changes one caller's priority; the job follows when its highest priority changes.
+    func setPriority(_ key: Key, subscriber: UInt64, to priority: Priority) {
+        let change: (JobContext?, Priority)? = state.withLock { state in
+            guard let (jobID, newPriority) = state.machine.setPriority(key, subscriber: subscriber, to: priority) else {
+                return nil
+            }
+            return (state.contexts[jobID], newPriority)
+        }
+        if let (context, newPriority) = change { context?.update(newPriority) }
+    }
+
+    private func start(key: Key, context: JobContext, work: @escaping Work) {
+        let task = Task {
+            let result: Result<Value, any Error>
+            do {
+                result = .success(try await work(context))
+            } catch {
+                result = .failure(error)
+            }
+            self.finish(key: key, jobID: context.id, result: result)
+        }
+        // Keep the handle only while the job is current; it may already be finished or abandoned.
+        let abandoned = state.withLock { state in
+            guard state.machine.isCurrent(key, jobID: context.id) else { return true }
+            state.tasks[context.id] = task
+            return false
+        }
+        if abandoned { task.cancel() }
+    }
+
+    private func finish(key: Key, jobID: UInt64, result: Result<Value, any Error>) {
+        let continuations = state.withLock { state in
+            state.tasks[jobID] = nil
+            state.contexts[jobID] = nil
+            return state.machine.complete(key, jobID: jobID)
+        }
+        for continuation in continuations { continuation.resume(with: result) }
+    }
+
+    private func leave(key: Key, subscriber: UInt64) {
+        var cancelledTask: Task<Void, Never>?
+        var priorityChange: (JobContext, Priority)?
+        let continuation: Continuation? = state.withLock { state in
+            switch state.machine.unsubscribe(key, subscriber: subscriber) {
+            case .none:
+                return nil
+            case .left(let continuation, let jobID, let newPriority):
+                if let newPriority, let context = state.contexts[jobID] { priorityChange = (context, newPriority) }
+                return continuation
+            case .leftAndCancelJob(let continuation, let jobID):
+                cancelledTask = state.tasks.removeValue(forKey: jobID)
+                state.contexts[jobID] = nil
+                return continuation
+            }
+        }
+        continuation?.resume(throwing: CancellationError())
+        cancelledTask?.cancel()
+        if let (context, newPriority) = priorityChange { context.update(newPriority) }
+    }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+
+extension ImagePipeline {
+    /// Everything a pipeline is made of, with documented defaults.
+    public struct Configuration: Sendable {
+        /// Decodes and downsamples (``PinholeVips/VipsDecoder`` on Linux). Required: the core module has no codec.
+        public var decoder: any ImageDecoding
+        /// Fetches original bytes; by default HTTP(S) through one ``HTTPDataLoader`` and files through
+        /// ``FileDataLoader``.
+        public var dataLoader: any DataLoading
+        /// Decoded images by ``ImageKey``; a cache with default limits (15% of physical memory, capped at
+        /// 512 MB; 1,000 entries) by default. `nil` disables it.
+        public var memoryCache: MemoryCache<ImageKey, DecodedImage>?
+        /// Directory of the disk cache of original bytes (HTTP sources only); `nil` (no disk cache) by default.
+        /// An unusable directory leaves the pipeline working without it, reported once through
+        /// ``onDiagnostic``.
+        public var diskCacheDirectory: URL?
+        /// Hard size limit of the disk cache in bytes; 150,000,000 by default.
+        public var diskCacheSizeLimit: Int = 150_000_000
+        /// How long a disk-cache entry whose response had no `Cache-Control`/`Expires` stays fresh;
+        /// 7 days by default. A stale entry is revalidated (`If-None-Match`/`If-Modified-Since`) when it has a
+        /// validator, and fetched again otherwise.
+        public var diskCacheDefaultFreshness: Duration = .seconds(7 * 24 * 3600)
+        /// Downloads at once; 6 by default.
+        public var networkConcurrencyLimit: Int = 6
+        /// Decodes at once; the active processor count by default. Decodes run on the decoder's own threads.
+        public var processingConcurrencyLimit: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// The most pixels an input may declare (per frame); 100,000,000 by default.
+        public var maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount
+        /// The most frames an animation may declare; 1,000 by default.
+        public var maxFrameCount: Int = 1000
+        /// Receives one-line diagnostics (for example "disk cache unavailable"); `nil` by default.
+        public var onDiagnostic: (@Sendable (String) -> Void)?
+
+        /// A configuration with the defaults above and `decoder`.
+        public init(decoder: any ImageDecoding, dataLoader: (any DataLoading)? = nil) {
+            self.decoder = decoder
+            self.dataLoader = dataLoader ?? SchemeRoutingDataLoader(http: HTTPDataLoader())
+            self.memoryCache = MemoryCache<ImageKey, DecodedImage>()
+        }
+    }
+}

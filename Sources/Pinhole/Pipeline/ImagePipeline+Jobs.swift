@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// The result an image job shares with its callers.
+struct LoadedImage: Sendable {
+    var decoded: DecodedImage
+    var source: ImageResponse.Source
+}
+
+/// The result a data job shares with the image jobs that need its bytes.
+final class LoadedData: Sendable {
+    let data: Data
+    let source: ImageResponse.Source
+    /// What to store in the disk cache once a decode proved the bytes good; `nil` when nothing is to be stored.
+    let pendingDiskEntry: DiskCache.Metadata?
+    private let stored = Atomic<Bool>(false)
+
+    init(data: Data, source: ImageResponse.Source, pendingDiskEntry: DiskCache.Metadata?) {
+        self.data = data
+        self.source = source
+        self.pendingDiskEntry = pendingDiskEntry
+    }
+
+    /// `true` exactly once: the first image job whose decode succeeded stores the bytes.
+    func claimDiskStore() -> Bool {
+        pendingDiskEntry != nil && !stored.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
+extension ImagePipeline {
+    /// The image job: bytes from the data job, then a decode under the CPU limit, then the memory cache.
+    func runImageJob(_ request: ImageRequest, context: JobContext) async throws -> LoadedImage {
+        let sourceKey = request.sourceKey
+        let dataSubscriber = UniqueID.next()
+        context.observePriority { [dataJobs] priority in
+            dataJobs.setPriority(sourceKey, subscriber: dataSubscriber, to: priority)
+        }
+        let loaded = try await dataJobs.value(for: sourceKey, subscriber: dataSubscriber, priority: { context.priority }) {
+            [self] dataContext in try await runDataJob(request, context: dataContext)
+        }
+        try Task.checkCancellation()
+
+        let token = UniqueID.next()
+        context.observePriority { [processingQueue] priority in processingQueue.setPriority(token, to: priority) }
+        let options = DecodingOptions(
+            thumbnail: request.thumbnail,
+            maxPixelCount: configuration.maxPixelCount,
+            maxFrameCount: configuration.maxFrameCount
+        )
+        let decoded = try await processingQueue.run(token: token, priority: { context.priority }) {
+            try Task.checkCancellation()
+            let start = ContinuousClock.now
+            do {
+                let decoded = try await configuration.decoder.decode(loaded.data, options: options)
+                let elapsed = ContinuousClock.now - start
+                recorder.record {
+                    $0.decodes += 1
+                    $0.decodeSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                }
+                return decoded
+            } catch {
+                if !(error is CancellationError) { recorder.record { $0.decodeFailures += 1 } }
+                throw error
+            }
+        }
+        // Only bytes that decoded are worth keeping: a truncated or bogus body never reaches the disk cache.
+        if let metadata = loaded.pendingDiskEntry, loaded.claimDiskStore() {
+            await storeOriginal(loaded.data, metadata: metadata, for: sourceKey)
+        }
+        if !request.options.contains(.disableMemoryCacheWrites) {
+            configuration.memoryCache?.insert(decoded, for: request.imageKey, cost: decoded.image.cost)
+        }
+        return LoadedImage(decoded: decoded, source: loaded.source)
+    }
+
+    /// The data job: disk cache (fresh, or revalidated), else the loader under the network limit.
+    func runDataJob(_ request: ImageRequest, context: JobContext) async throws -> LoadedData {
+        let isHTTP = !request.url.isFileURL
+        let useDisk = isHTTP && !request.options.contains(.disableDiskCache)
+        let disk = useDisk ? await diskCacheSlot.cache() : nil
+        var cached: DiskCache.Entry?
+        if let disk, !request.options.contains(.reloadIgnoringCachedData) {
+            cached = await disk.entry(for: request.sourceKey)
+            if let cached, cached.metadata.isFresh(now: Date()) {
+                recorder.record { $0.diskHits += 1 }
+                return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
+            }
+        }
+        try Task.checkCancellation()
+
+        let dataRequest = DataRequest(
+            url: request.url,
+            ifNoneMatch: cached?.metadata.etag,
+            ifModifiedSince: cached?.metadata.lastModified
+        )
+        let token = UniqueID.next()
+        context.observePriority { [networkQueue] priority in networkQueue.setPriority(token, to: priority) }
+        let response = try await networkQueue.run(token: token, priority: { context.priority }) {
+            try await download(dataRequest)
+        }
+
+        if response.isNotModified, let cached, let disk {
+            recorder.record {
+                $0.notModified += 1
+                $0.diskHits += 1
+            }
+            let refreshed = DiskCacheFreshness.metadata(for: response, previous: cached.metadata,
+                                                        defaultFreshness: configuration.diskCacheDefaultFreshness)
+            await disk.updateMetadata(refreshed, for: request.sourceKey)
+            return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
+        }
+        if response.isNotModified {
+            throw PinholeError(.networkFailure, "\(request.url.absoluteString): 304 Not Modified without a cached copy")
+        }
+        if let error = PinholeError.forSniffed(ImageFormat.sniff(response.data)) { throw error }
+        let metadata = disk == nil ? nil : DiskCacheFreshness.metadata(
+            for: response, previous: nil, defaultFreshness: configuration.diskCacheDefaultFreshness)
+        return LoadedData(data: response.data, source: isHTTP ? .network : .file, pendingDiskEntry: metadata)
+    }
+
+    private func download(_ request: DataRequest) async throws -> DataResponse {
+        try Task.checkCancellation()
+        recorder.record { $0.downloadsStarted += 1 }
+        do {
+            let response = try await configuration.dataLoader.loadData(for: request)
+            recorder.record {
+                $0.downloadsCompleted += 1
+                $0.bytesReceived += response.data.count
+            }
+            return response
+        } catch is CancellationError {
+            recorder.record { $0.downloadsCancelled += 1 }
+            throw CancellationError()
+        } catch {
+            recorder.record { $0.downloadsFailed += 1 }
+            throw error
+        }
+    }
+
+    private func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
+        guard let disk = await diskCacheSlot.cache() else { return }
+        do {
+            try await disk.store(data, metadata: metadata, for: key)
+        } catch {
+            configuration.onDiagnostic?("disk cache: could not store \(key): \(error)")
+        }
+    }
+}

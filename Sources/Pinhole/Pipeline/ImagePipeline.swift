@@ -1,0 +1,107 @@
+public import Foundation
+
+/// Turns ``ImageRequest``s into display-ready images: memory cache → coalesced image job → coalesced data job
+/// (disk cache, then the loader under the network limit) → decode under the CPU limit → memory cache.
+///
+/// - Coalescing: one image job per ``ImageKey`` and one data job per source key, so N callers for one URL
+///   cause one download, and different sizes of one URL share it.
+/// - Cancellation: a cancelled caller leaves at once with `CancellationError`; a job is cancelled when its
+///   last caller leaves, and its download stops.
+/// - Priority: a job runs at the highest priority of its callers; ``ImageTask/priority`` re-orders queued work.
+/// - Limits: ``Configuration/networkConcurrencyLimit`` downloads and ``Configuration/processingConcurrencyLimit``
+///   decodes at once; decoding runs on the decoder's own threads, never on Swift's cooperative pool.
+///
+/// Thread-safe; every method may be called from any isolation, including the main actor (nothing blocks).
+public final class ImagePipeline: Sendable {
+    typealias Priority = ImageRequest.Priority
+
+    /// The configuration the pipeline was made with.
+    public let configuration: Configuration
+    let imageJobs = CoalescingRegistry<ImageKey, LoadedImage>()
+    let dataJobs = CoalescingRegistry<String, LoadedData>()
+    let networkQueue: WorkQueue
+    let processingQueue: WorkQueue
+    let recorder = MetricsRecorder()
+    let diskCacheSlot: DiskCacheSlot
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.networkQueue = WorkQueue(limit: configuration.networkConcurrencyLimit)
+        self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
+        self.diskCacheSlot = DiskCacheSlot(
+            directory: configuration.diskCacheDirectory,
+            sizeLimit: configuration.diskCacheSizeLimit,
+            onDiagnostic: configuration.onDiagnostic
+        )
+    }
+
+    /// A pipeline with default settings around `decoder`.
+    public convenience init(decoder: any ImageDecoding) {
+        self.init(configuration: Configuration(decoder: decoder))
+    }
+
+    /// Loads the image `request` names.
+    ///
+    /// Answers synchronously-fast from the memory cache (no job is created); otherwise joins or starts jobs.
+    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise.
+    public func image(for request: ImageRequest) async throws -> ImageResponse {
+        try await image(for: request, subscriber: UniqueID.next(), priority: { request.priority })
+    }
+
+    /// Starts loading and returns a handle whose priority can change and which can be cancelled.
+    public func imageTask(for request: ImageRequest) -> ImageTask {
+        ImageTask(pipeline: self, request: request)
+    }
+
+    /// The memory-cached image for `request`, or `nil`. Synchronous, lock-protected, no I/O.
+    public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        guard !request.options.contains(.disableMemoryCacheReads),
+            !request.options.contains(.reloadIgnoringCachedData),
+            let decoded = configuration.memoryCache?[request.imageKey]
+        else { return nil }
+        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache)
+    }
+
+    /// The counters since the pipeline was created.
+    public var metrics: PipelineMetrics {
+        var snapshot = recorder.snapshot
+        snapshot.coalescedJoins = imageJobs.joinCount + dataJobs.joinCount
+        return snapshot
+    }
+
+    /// Image jobs running now (each may serve several callers).
+    public var activeImageJobCount: Int { imageJobs.activeJobCount }
+
+    /// Downloads running now, and waiting for a network slot.
+    public var networkQueueCounts: (running: Int, waiting: Int) { (networkQueue.runningCount, networkQueue.waitingCount) }
+
+    /// Empties the memory cache (the disk cache is kept).
+    public func removeAllCachedImages() { configuration.memoryCache?.removeAll() }
+
+    /// The disk cache, once opened; `nil` when none is configured or it could not be opened.
+    public func diskCache() async -> DiskCache? { await diskCacheSlot.cache() }
+
+    func image(
+        for request: ImageRequest,
+        subscriber: UInt64,
+        priority: @escaping @Sendable () -> Priority
+    ) async throws -> ImageResponse {
+        recorder.record { $0.requests += 1 }
+        if let cached = cachedImage(for: request) {
+            recorder.record { $0.memoryHits += 1 }
+            return cached
+        }
+        try validate(request)
+        let loaded = try await imageJobs.value(for: request.imageKey, subscriber: subscriber, priority: priority) {
+            [self] context in try await runImageJob(request, context: context)
+        }
+        return ImageResponse(image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source)
+    }
+
+    private func validate(_ request: ImageRequest) throws {
+        switch request.url.scheme?.lowercased() {
+        case "http", "https", "file": return
+        default: throw PinholeError(.invalidRequest, "unsupported URL scheme in \(request.url.absoluteString)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Synchronization
+
+/// A handle on one image load: await its ``response``, change its ``priority`` while it runs, or ``cancel()``.
+///
+/// The load starts when the task is made (``ImagePipeline/imageTask(for:)``). Changing the priority re-orders
+/// the job's queued work (download and decode) when this caller is the one that sets the job's highest
+/// priority. Cancelling makes ``response`` throw `CancellationError` at once; the shared job stops only when
+/// its last caller has gone.
+///
+/// Thread-safe; use it from any isolation.
+public final class ImageTask: Sendable {
+    public typealias Priority = ImageRequest.Priority
+
+    /// The request this task loads.
+    public let request: ImageRequest
+    private let pipeline: ImagePipeline
+    private let subscriber = UniqueID.next()
+    private let currentPriority: Locked<Priority>
+    private let task: Locked<Task<ImageResponse, any Error>?> = Locked(nil)
+
+    init(pipeline: ImagePipeline, request: ImageRequest) {
+        self.pipeline = pipeline
+        self.request = request
+        self.currentPriority = Locked(request.priority)
+        // The closure holds the handle until the load ends: the priority is read from it under the lock.
+        let task = Task { [self] in
+            try await pipeline.image(for: request, subscriber: subscriber, priority: { self.priority })
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    /// The caller's priority; setting it re-orders queued work at once.
+    public var priority: Priority {
+        get { currentPriority.withLock { $0 } }
+        set {
+            currentPriority.withLock { $0 = newValue }
+            pipeline.imageJobs.setPriority(request.imageKey, subscriber: subscriber, to: newValue)
+        }
+    }
+
+    /// The result.
+    /// - Throws: `CancellationError` after ``cancel()``; ``PinholeError`` for failures.
+    public var response: ImageResponse {
+        get async throws {
+            guard let task = task.withLock({ $0 }) else { throw CancellationError() }
+            return try await task.value
+        }
+    }
+
+    /// The image of ``response``.
+    public var image: PixelImage {
+        get async throws { try await response.image }
+    }
+
+    /// Stops waiting; the shared job is cancelled when no other caller waits for it.
+    public func cancel() {
+        task.withLock { $0 }?.cancel()
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { task.withLock { $0?.isCancelled ?? true } }
+}

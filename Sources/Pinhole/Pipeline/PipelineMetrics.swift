@@ -1,0 +1,44 @@
+import Synchronization
+
+/// A snapshot of a pipeline's counters since it was created.
+public struct PipelineMetrics: Sendable, Hashable, Codable {
+    /// Calls to `image(for:)` and image tasks started.
+    public var requests = 0
+    /// Requests answered from the memory cache.
+    public var memoryHits = 0
+    /// Data jobs answered from the disk cache (fresh entries and `304` revalidations).
+    public var diskHits = 0
+    /// Callers that joined an image or data job already running (request coalescing).
+    public var coalescedJoins = 0
+    /// Downloads handed to the data loader (HTTP and files).
+    public var downloadsStarted = 0
+    /// Downloads that delivered a response.
+    public var downloadsCompleted = 0
+    /// Downloads stopped because nobody wanted them any more.
+    public var downloadsCancelled = 0
+    /// Downloads that failed (status, timeout, size, transport…).
+    public var downloadsFailed = 0
+    /// Conditional requests answered `304 Not Modified`.
+    public var notModified = 0
+    /// Body bytes received from loaders.
+    public var bytesReceived = 0
+    /// Decodes finished successfully.
+    public var decodes = 0
+    /// Decodes that failed.
+    public var decodeFailures = 0
+    /// Total time spent in successful decodes, in seconds.
+    public var decodeSeconds = 0.0
+
+    public init() {}
+}
+
+/// Thread-safe counters behind ``PipelineMetrics``.
+final class MetricsRecorder: Sendable {
+    private let state = Locked(PipelineMetrics())
+
+    var snapshot: PipelineMetrics { state.withLock { $0 } }
+
+    func record(_ update: (inout PipelineMetrics) -> Void) {
+        state.withLock { update(&$0) }
+    }
+}

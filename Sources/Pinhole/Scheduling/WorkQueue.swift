@@ -1,0 +1,91 @@
+import Synchronization
+
+/// A priority-ordered queue with a concurrency limit: at most `limit` bodies run at once, the rest wait
+/// (suspended, holding no thread) and start highest priority first.
+///
+/// The pipeline keeps two: one for network work (6 by default) and one for CPU work (the core count).
+/// A waiter's priority can change while it waits (``setPriority(_:to:)``), which re-orders the queue.
+/// A task cancelled while waiting leaves at once with `CancellationError`.
+///
+/// Thread-safe; the state lives in a `Locked` and continuations are resumed outside it.
+final class WorkQueue: Sendable {
+    typealias Priority = ImageRequest.Priority
+
+    private struct State {
+        var machine: WorkQueueStateMachine
+        var continuations: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+    }
+
+    private let state: Locked<State>
+    /// The most bodies that run at once.
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+        self.state = Locked(State(machine: WorkQueueStateMachine(limit: max(1, limit))))
+    }
+
+    /// Bodies running now.
+    var runningCount: Int { state.withLock { $0.machine.running } }
+    /// Callers waiting for a slot now.
+    var waitingCount: Int { state.withLock { $0.machine.waitingCount } }
+
+    /// Waits for a slot, runs `body`, and frees the slot.
+    ///
+    /// - Parameters:
+    ///   - token: identifies this waiter for ``setPriority(_:to:)``; unique per call.
+    ///   - priority: where it queues; read under the lock when the caller enqueues.
+    /// - Throws: `CancellationError` if cancelled while waiting; otherwise what `body` throws.
+    func run<T: Sendable>(
+        token: UInt64,
+        priority: @Sendable () -> Priority,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        try await acquire(token: token, priority: priority)
+        defer { release() }
+        return try await body()
+    }
+
+    /// Waits for a slot. `priority` is read under the queue's lock, so a concurrent
+    /// ``setPriority(_:to:)`` is never lost.
+    func acquire(token: UInt64, priority: @Sendable () -> Priority) async throws {
+        try Task.checkCancellation()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow: Result<Void, any Error>? = state.withLock { state in
+                    // The cancellation handler may have run before this: it sets the flag first.
+                    if Task.isCancelled {
+                        return .failure(CancellationError())
+                    }
+                    switch state.machine.acquire(token, priority: priority()) {
+                    case .run:
+                        return .success(())
+                    case .wait:
+                        state.continuations[token] = continuation
+                        return nil
+                    }
+                }
+                if let resumeNow { continuation.resume(with: resumeNow) }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                if state.machine.cancel(token) { return state.continuations.removeValue(forKey: token) }
+                return nil
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    func release() {
+        let next: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            guard let id = state.machine.release() else { return nil }
+            return state.continuations.removeValue(forKey: id)
+        }
+        next?.resume()
+    }
+
+    /// Re-queues a waiting token at another priority; no effect once it runs.
+    func setPriority(_ token: UInt64, to priority: Priority) {
+        state.withLock { $0.machine.setPriority(token, to: priority) }
+    }
+}

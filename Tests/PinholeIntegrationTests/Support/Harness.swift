@@ -1,0 +1,98 @@
+import Foundation
+import Pinhole
+import PinholeTestServer
+import PinholeVips
+import Synchronization
+
+/// A real pipeline (URLSession over loopback, libvips) in front of a real ``PinholeTestServer``, with an
+/// optional disk cache in a fresh temporary directory.
+struct Harness {
+    let server: PinholeTestServer
+    let pipeline: ImagePipeline
+    let diskDirectory: URL?
+    let diagnostics: Diagnostics
+
+    /// Collects the pipeline's diagnostics.
+    final class Diagnostics: Sendable {
+        private let lines = Locked<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+    }
+
+    init(
+        server: PinholeTestServer? = nil,
+        diskCache: Bool = false,
+        diskDirectory: URL? = nil,
+        networkLimit: Int = 6,
+        loader: HTTPDataLoader.Configuration = Harness.fastLoader()
+    ) throws {
+        let server = try server ?? PinholeTestServer()
+        self.server = server
+        let directory = diskDirectory ?? (diskCache ? Harness.temporaryDirectory() : nil)
+        self.diskDirectory = directory
+        let diagnostics = Diagnostics()
+        self.diagnostics = diagnostics
+        var configuration = ImagePipeline.Configuration(
+            decoder: VipsDecoder(),
+            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: loader))
+        )
+        configuration.diskCacheDirectory = directory
+        configuration.networkConcurrencyLimit = networkLimit
+        configuration.onDiagnostic = { diagnostics.append($0) }
+        pipeline = ImagePipeline(configuration: configuration)
+    }
+
+    /// The same server and disk directory behind a brand-new pipeline (a restart of the app).
+    func restarted() throws -> Harness {
+        try Harness(server: server, diskDirectory: diskDirectory)
+    }
+
+    /// Loader limits short enough for tests: 1 s stall timeout, 20 s deadline.
+    static func fastLoader() -> HTTPDataLoader.Configuration {
+        var configuration = HTTPDataLoader.Configuration()
+        configuration.stallTimeout = .seconds(1)
+        configuration.deadline = .seconds(30)
+        return configuration
+    }
+
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-it-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func request(_ path: String, size: Int? = 256, priority: ImageRequest.Priority = .normal) -> ImageRequest {
+        ImageRequest(url: server.url(path), thumbnail: size.map { ThumbnailOptions(maxPixelSize: $0) }, priority: priority)
+    }
+}
+
+/// Fixture files (Tests/Fixtures), read off the cooperative pool.
+enum Fixture {
+    static let cases = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/cases")
+
+    static func input(_ name: String) async throws -> Data {
+        let url = cases.appendingPathComponent("inputs").appendingPathComponent(name)
+        return try await WorkerThreadPool.io.run { try Data(contentsOf: url) }
+    }
+}
+
+/// Waits until `condition` holds, checking every 10 ms, for at most `timeout` (a bound for a loaded machine,
+/// not a speed assertion).
+func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
+
+extension PixelImage {
+    /// Whether the pixel at (x, y) is within `tolerance` of `rgb` in every channel.
+    func matches(x: Int, y: Int, _ rgb: (Int, Int, Int), tolerance: Int) -> Bool {
+        let p = pixel(x: x, y: y)
+        return abs(Int(p.r) - rgb.0) <= tolerance && abs(Int(p.g) - rgb.1) <= tolerance && abs(Int(p.b) - rgb.2) <= tolerance
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Glibc
+import Pinhole
+import PinholeVips
+import Testing
+
+/// Process-wide behaviour: silence on stderr, captured warnings, concurrency, cancellation.
+@Suite(.timeLimit(.minutes(2)))
+struct VipsRuntimeTests {
+    let decoder = VipsDecoder()
+
+    @Test func reportsTheLibvipsVersion() {
+        #expect(Vips.version.hasPrefix("8."))
+    }
+
+    /// Inputs that make libjpeg, libpng and libvips complain: cut short, or corrupt in the middle.
+    static func troublesomeInputs() async throws -> [Data] {
+        let jpeg = try await Fixtures.caseFile("inputs/baseline.jpg")
+        let png = try await Fixtures.caseFile("inputs/interlaced-adam7.png")
+        var corrupt = jpeg
+        let middle = corrupt.count / 2
+        corrupt.replaceSubrange(
+            middle..<middle + 40, with: [UInt8](repeating: 0xFF, count: 20) + [UInt8](repeating: 0x01, count: 20))
+        var badCRC = png
+        badCRC[40] ^= 0xFF
+        return [
+            jpeg.prefix(jpeg.count / 2), png.prefix(png.count / 2), corrupt, badCRC,
+            Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]),
+        ]
+    }
+
+    @Test func writesNothingToStderrAndCapturesWarnings() async throws {
+        // Given stderr (fd 2) redirected into a temporary file, and inputs that make the codecs complain
+        let inputs = try await Self.troublesomeInputs()
+        _ = Vips.drainWarnings()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-stderr-\(getpid()).txt").path
+        let capture = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(capture >= 0)
+        fflush(nil)
+        let saved = dup(2)
+        dup2(capture, 2)
+
+        // When they are decoded (full size and as thumbnails)
+        for data in inputs {
+            _ = try? await decoder.decode(data, options: DecodingOptions())
+            _ = try? await decoder.decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 64)))
+        }
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(capture)
+        let written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: path)
+
+        // Then libvips, GLib and the codecs wrote nothing to stderr (other tests running at the same time may
+        // print their own progress lines, so only codec-like lines count), and the warnings were captured
+        let codecLines = written.split(separator: "\n").filter { line in
+            ["VIPS", "GLib", "vips", "jpeg", "JPEG", "png", "(process:", "WARNING", "Corrupt"].contains {
+                line.contains($0)
+            } && !line.contains("Test ")
+        }
+        #expect(codecLines.isEmpty, "stderr got: \(codecLines)")
+        let warnings = Vips.drainWarnings()
+        #expect(!warnings.isEmpty, "libvips should have warned about the corrupt JPEG")
+        #expect(Vips.drainWarnings().isEmpty, "draining empties the buffer")
+    }
+
+    @Test func decodesSixteenDifferentFilesConcurrentlyAsWellAsOneByOne() async throws {
+        // Given 16 different fixture files
+        let files = [
+            "orient-3.jpg", "orient-6.jpg", "cmyk-adobe.jpg", "ycck.jpg", "progressive.jpg", "baseline.jpg",
+            "interlaced.gif", "interlaced-adam7.png", "palette-trns.png", "rgba16.png", "p3-red.jpg",
+            "webp-lossless-alpha.webp", "heic-basic.heic", "tiff-rgba.tif", "large-4096x4096.jpg", "svg-basic.svg",
+        ]
+        var inputs: [Data] = []
+        for file in files { inputs.append(try await Fixtures.caseFile("inputs/" + file)) }
+        let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 48))
+        var oneByOne: [PixelImage] = []
+        for data in inputs { oneByOne.append(try await decoder.decode(data, options: options).image) }
+
+        // When all are decoded at once
+        let together = try await withThrowingTaskGroup(of: (Int, PixelImage).self) { group in
+            for (index, data) in inputs.enumerated() {
+                group.addTask { (index, try await decoder.decode(data, options: options).image) }
+            }
+            var results = [PixelImage?](repeating: nil, count: inputs.count)
+            for try await (index, image) in group { results[index] = image }
+            return results
+        }
+
+        // Then every result is identical to the one-by-one decode
+        for index in files.indices {
+            #expect(together[index] == oneByOne[index], "\(files[index])")
+        }
+    }
+
+    @Test func aCancelledTaskGetsCancellationError() async throws {
+        // Given a large JPEG
+        let data = try await Fixtures.caseFile("inputs/large-4096x4096.jpg")
+
+        // When the decoding task is already cancelled
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await decoder.decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 256)))
+        }
+
+        // Then it leaves with CancellationError, not a PinholeError
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+    }
+
+    @Test func composesAContactSheet() async throws {
+        // Given three images: a 64×48 four-colour image, a grey one and a transparent one
+        let quadrants = EncoderTests.quadrants()
+        let grey = PixelImage(width: 10, height: 20, pixelFormat: .gray8, pixels: [UInt8](repeating: 100, count: 200))
+        let clear = PixelImage(width: 4, height: 4, pixelFormat: .rgba8, pixels: [UInt8](repeating: 0, count: 64))
+
+        // When they are laid out two per row in 32-px cells, 4 px apart, on black
+        let sheet = try await ContactSheet.make(
+            [quadrants, grey, clear], cellSize: 32, columns: 2, spacing: 4, background: .init(r: 0, g: 0, b: 0))
+
+        // Then the sheet has the documented size and each picture sits centred in its cell
+        #expect((sheet.width, sheet.height) == (2 * 32 + 3 * 4, 2 * 32 + 3 * 4))
+        #expect(sheet.pixelFormat == .rgb8)
+        // First cell (x 4…35, y 4…35): the 64×48 image fitted to 32×24, so rows 8…31 hold it
+        #expect(sheet.pixel(x: 4 + 8, y: 4 + 4 + 6) == .init(r: 255, g: 0, b: 0))
+        #expect(sheet.pixel(x: 4 + 24, y: 4 + 4 + 18).r > 200 && sheet.pixel(x: 4 + 24, y: 4 + 4 + 18).g > 200)
+        #expect(sheet.pixel(x: 4 + 16, y: 4 + 1) == .init(r: 0, g: 0, b: 0))
+        // Second cell (x 40…71): the 10×20 grey image kept at its size, centred
+        #expect(sheet.pixel(x: 40 + 16, y: 4 + 16) == .init(r: 100, g: 100, b: 100))
+        #expect(sheet.pixel(x: 40 + 2, y: 4 + 16) == .init(r: 0, g: 0, b: 0))
+        // Third cell: transparent pixels flattened onto the background
+        #expect(sheet.pixel(x: 4 + 16, y: 40 + 16) == .init(r: 0, g: 0, b: 0))
+        // Spacing between cells is background
+        #expect(sheet.pixel(x: 37, y: 20) == .init(r: 0, g: 0, b: 0))
+    }
+
+    @Test func refusesEmptyOrOversizedContactSheets() async throws {
+        // Given no images, or a layout larger than libvips allows, Then the request is refused as invalid
+        let empty = await #expect(throws: PinholeError.self) { _ = try await ContactSheet.make([], cellSize: 32) }
+        #expect(empty?.code == .invalidRequest)
+        let grey = PixelImage(width: 1, height: 1, pixelFormat: .gray8, pixels: [1])
+        let huge = await #expect(throws: PinholeError.self) {
+            _ = try await ContactSheet.make([grey, grey], cellSize: 9_000_000, columns: 2)
+        }
+        #expect(huge?.code == .invalidRequest)
+    }
+}
