@@ -52,7 +52,9 @@ extension ThumbnailCommand {
             var configuration = Configuration(inputs: parsed.positionals)
             configuration.showsHelp = parsed.has("--help")
             if configuration.showsHelp { return configuration }
-            guard !configuration.inputs.isEmpty else { throw UsageError("no inputs: give at least one file or directory") }
+            guard !configuration.inputs.isEmpty else {
+                throw UsageError("no inputs: give at least one file or directory")
+            }
             configuration.size = try parsed.integer("--size", default: 360, in: 1...16384)
             let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
             configuration.format = formats.first { $0.name == formatName }?.format ?? .jpeg
@@ -66,7 +68,8 @@ extension ThumbnailCommand {
             configuration.json = parsed.has("--json")
             if let sheet = parsed.string("--contact-sheet") {
                 guard contactSheetFormat(for: sheet) != nil else {
-                    throw UsageError("--contact-sheet: unknown extension of '\(sheet)' (use .jpg, .jpeg, .png or .webp)")
+                    throw UsageError(
+                        "--contact-sheet: unknown extension of '\(sheet)' (use .jpg, .jpeg, .png or .webp)")
                 }
                 configuration.contactSheet = sheet
             }

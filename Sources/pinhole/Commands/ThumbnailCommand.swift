@@ -135,7 +135,9 @@ struct ThumbnailCommand: Sendable {
         }
     }
 
-    private func writeContactSheet(_ images: [PixelImage], to path: String) async throws -> ThumbnailReport.ContactSheet {
+    private func writeContactSheet(_ images: [PixelImage], to path: String) async throws
+        -> ThumbnailReport.ContactSheet
+    {
         guard !images.isEmpty else { throw PinholeError(.invalidRequest, "no thumbnails to put on a contact sheet") }
         let format = Configuration.contactSheetFormat(for: path) ?? .jpeg
         let sheet = try await codecs.makeContactSheet(images, configuration.size)
