@@ -35,6 +35,9 @@ public final class HTTPDataLoader: DataLoading {
         public var maxConnectionsPerHost: Int = 6
         /// Headers added to every request (for example `User-Agent`).
         public var additionalHeaders: [String: String] = ["User-Agent": "Pinhole"]
+        /// Whether bodies must look like images: HTML, JSON, XML or text then fail early with
+        /// ``PinholeError/Code/notAnImage``. `true` by default; `false` to fetch documents such as feeds.
+        public var requiresImageContent: Bool = true
         /// Called with the first URL and every redirect target before it is fetched; throw to refuse it
         /// (the error is passed on to the caller). `nil` by default.
         public var redirectPolicy: (@Sendable (URL) throws -> Void)?

@@ -124,7 +124,7 @@ final class HTTPTransfer: Sendable {
             state.data.append(chunk)
             if state.data.count > configuration.maxResponseBytes { return tooLarge(declared: nil) }
             // Sniff once enough bytes are in: an HTML error page served as an image stops here.
-            if !state.sniffed && state.data.count >= 64 {
+            if configuration.requiresImageContent && !state.sniffed && state.data.count >= 64 {
                 state.sniffed = true
                 if case .notAnImage = ImageFormat.sniff(state.data) {
                     return PinholeError.forSniffed(ImageFormat.sniff(state.data))

@@ -119,6 +119,10 @@ struct JSONReport: Decodable {
     var outputs: [Output]
     var errors: [Failure]
     var contactSheet: ContactSheet?
+    var downloads: Int
+    var coalesced: Int
+    var memoryHits: Int
+    var diskHits: Int
 
     init(_ text: String) throws {
         self = try JSONDecoder().decode(JSONReport.self, from: Data(text.utf8))
