@@ -1,0 +1,55 @@
+/// What one strategy's scroll run measured. Encoded as one JSON object per strategy (sorted keys).
+///
+/// Units: threads are counts of the process's threads without the in-process test server's (`pinhole-srv-*`);
+/// bytes are bytes; `…Ms` are milliseconds; `…Seconds` seconds. Server counts come from the server's stats.
+public struct ScrollResult: Sendable, Codable, Hashable {
+    /// `naive` or `pinhole`.
+    public var strategy: String
+    /// Rows in the list, rows visible, server latency (ms), refresh on or off.
+    public var rows: Int
+    public var visibleRows: Int
+    public var latencyMs: Int
+    public var refresh: Bool
+    /// Threads when the run started, and the most seen in any frame.
+    public var baselineThreads: Int
+    public var peakThreads: Int
+    /// Presented frame interval percentiles on the 60 Hz grid (see ``FrameStatistics``).
+    public var frameP50Ms: Double
+    public var frameP99Ms: Double
+    /// Raw tick interval 99th percentile and maximum (timer jitter included).
+    public var rawFrameP99Ms: Double
+    public var maxFrameMs: Double
+    /// Frames ticked, hitches (> 16.7 ms) and hangs (> 250 ms).
+    public var frames: Int
+    public var hitches: Int
+    public var hangs: Int
+    /// `VmRSS` when the run started and the most sampled in any frame.
+    public var startRSSBytes: Int
+    public var peakRSSBytes: Int
+    /// Server counts: requests whose head was read, answered in full, and closed early by the client.
+    public var requestsStarted: Int
+    public var requestsCompleted: Int
+    public var requestsCancelled: Int
+    /// Distinct URLs rows asked for.
+    public var distinctURLs: Int
+    /// Images applied to cells, and those applied to a cell that showed another URL (or other pixels).
+    public var imagesShown: Int
+    public var wrongRowImages: Int
+    /// Seconds from the end of the scroll script to the last image applied (≥ this when ``timedOut``).
+    public var settleSeconds: Double
+    /// Whether the run hit its cap before it settled.
+    public var timedOut: Bool
+    /// URLs whose rows all left before their image arrived; of those, downloads cancelled or never started,
+    /// completed anyway, and still unfinished when the run ended.
+    public var leftEarly: Int
+    public var leftEarlyCancelled: Int
+    public var leftEarlyCompleted: Int
+    public var leftEarlyUnfinished: Int
+    /// `leftEarlyCancelled / leftEarly` (1 when nothing left early).
+    public var cancelledOfLeft: Double
+    /// Rows on screen at the end, and those showing their own current image.
+    public var finalVisibleRows: Int
+    public var finalRowsShowingOwnImage: Int
+    /// Wall time of the run, script and settling, in seconds.
+    public var runSeconds: Double
+}
