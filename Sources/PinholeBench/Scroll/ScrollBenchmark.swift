@@ -53,9 +53,17 @@ public struct ScrollBenchmark {
 
     /// Makes the images, starts the server, runs every strategy and stops the server.
     ///
-    /// - Parameter log: receives progress lines (for stderr).
+    /// - Parameters:
+    ///   - log: receives progress lines (for stderr).
+    ///   - deliver: when given and the naive strategy runs last, receives every result synchronously on the main
+    ///     queue the moment the naive frame loop ends. After the naive run, libdispatch's pool is full of blocked
+    ///     downloads and any task (this function's own return included) can wait minutes for a thread, so a
+    ///     command line prints from `deliver` and exits.
     /// - Throws: ``PinholeError`` when the images cannot be made; `PinholeTestServer.StartError`.
-    public func run(log: @Sendable (String) -> Void = { _ in }) async throws -> [ScrollResult] {
+    public func run(
+        log: @Sendable (String) -> Void = { _ in },
+        deliver: (@MainActor ([ScrollResult]) -> Void)? = nil
+    ) async throws -> [ScrollResult] {
         let images = try await ScrollImageSet.make(
             count: configuration.imageCount, side: configuration.imageSide, corpus: configuration.corpus)
         log("images: \(images.jpegs.count) JPEGs of \(images.side)×\(images.side) from \(images.origin)")
@@ -69,9 +77,15 @@ public struct ScrollBenchmark {
             return .image(jpegs[index % jpegs.count], latency: latency)
         }
         var results: [ScrollResult] = []
-        for strategy in configuration.strategies {
+        for (index, strategy) in configuration.strategies.enumerated() {
             log("running \(strategy.rawValue)…")
-            let result = try await run(strategy, server: server, images: images)
+            let isLast = index == configuration.strategies.count - 1
+            var finished: (@MainActor (ScrollResult) -> Void)?
+            if isLast, strategy == .naive, let deliver {
+                let earlier = results
+                finished = { result in deliver(earlier + [result]) }
+            }
+            let result = try await run(strategy, server: server, images: images, onFinished: finished)
             results.append(result)
             log("\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
                 + "timed out: \(result.timedOut)")
@@ -80,7 +94,13 @@ public struct ScrollBenchmark {
     }
 
     /// One strategy against a running server.
-    func run(_ strategy: Strategy, server: PinholeTestServer, images: ScrollImageSet) async throws -> ScrollResult {
+    ///
+    /// `onFinished`, when given, receives the result synchronously on the main queue as soon as the frame loop
+    /// ends (without the 2 s wait for the server's abort counts).
+    func run(
+        _ strategy: Strategy, server: PinholeTestServer, images: ScrollImageSet,
+        onFinished: (@MainActor (ScrollResult) -> Void)? = nil
+    ) async throws -> ScrollResult {
         let script = ScrollScript(
             rowCount: configuration.rows, visibleRowCount: configuration.visibleRows,
             durationSeconds: configuration.durationSeconds)
@@ -111,7 +131,9 @@ public struct ScrollBenchmark {
             totalCapSeconds: totalCap
         ) { row, generation in server.url("/img/\(row)?v=\(generation)") }
         run = current
-        let figures = await current.run(rowStrategy)
+        let figures = await current.run(rowStrategy) { [self] figures in
+            onFinished?(makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: server.stats))
+        }
         let stats = await Self.settledStats(of: server, waitForAborts: !figures.timedOut)
         return makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: stats)
     }

@@ -35,6 +35,7 @@ final class ScrollRun {
     private var nextRefreshSeconds: Double
     private var scriptEndSeconds: Double?
     private var figures: Figures
+    private var onFinish: (@MainActor (Figures) -> Void)?
 
     init(
         script: ScrollScript,
@@ -59,8 +60,13 @@ final class ScrollRun {
     var elapsedSeconds: Double { Self.seconds(clock.now - start) }
 
     /// Runs the loop with `strategy` until it settles or a cap is reached.
-    func run(_ strategy: any ScrollRowStrategy) async -> Figures {
+    ///
+    /// `onFinish` is called synchronously on the main queue when the loop ends, before this function resumes:
+    /// after the naive run, resuming a task can wait tens of seconds for a thread (libdispatch's pool is full of
+    /// blocked downloads), while the main queue still runs.
+    func run(_ strategy: any ScrollRowStrategy, onFinish: (@MainActor (Figures) -> Void)? = nil) async -> Figures {
         self.strategy = strategy
+        self.onFinish = onFinish
         figures.sampler.start()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.continuation = continuation
@@ -119,6 +125,8 @@ final class ScrollRun {
             }.count
         }
         strategy = nil
+        onFinish?(figures)
+        onFinish = nil
         continuation?.resume()
         continuation = nil
     }

@@ -47,10 +47,19 @@ extension BenchCommand {
         configuration.corpus = defaultCorpus
         let json = parsed.has("--json")
         do {
-            let results = try await ScrollBenchmark(configuration: configuration).run { line in
-                FileHandle.standardError.write(Data(("scroll: " + line + "\n").utf8))
+            let output = { @Sendable (results: [ScrollResult]) throws -> String in
+                json ? try Self.json(results) : ScrollResult.table(results)
             }
-            print(json ? try Self.json(results) : ScrollResult.table(results))
+            let results = try await ScrollBenchmark(configuration: configuration).run(
+                log: { line in FileHandle.standardError.write(Data(("scroll: " + line + "\n").utf8)) },
+                deliver: { results in
+                    // After a naive run the process's thread pool is clogged with blocked downloads: print from the
+                    // main queue and exit now rather than wait minutes for a thread to resume this task.
+                    let text = (try? output(results)) ?? "pinhole bench scroll: cannot encode the results"
+                    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                    exit(0)
+                })
+            print(try output(results))
             return 0
         } catch {
             FileHandle.standardError.write(Data("pinhole bench scroll: \(error)\n".utf8))
