@@ -13,14 +13,16 @@ import PinholeVips
 public struct ScrollBenchmark {
     /// The two ways of binding images to rows.
     public enum Strategy: String, Sendable, CaseIterable {
+        /// The frame loop with empty rows: a reference for the machine's own scheduling noise.
+        case idle
         case naive
         case pinhole
     }
 
     /// What to run; every property has the default of `pinhole bench scroll`.
     public struct Configuration: Sendable {
-        /// In run order (Pinhole first by default, so the naive run's blocked threads cannot affect it).
-        public var strategies: [Strategy] = [.pinhole, .naive]
+        /// In run order: the idle reference, then Pinhole, then naive (whose blocked threads would affect later runs).
+        public var strategies: [Strategy] = [.idle, .pinhole, .naive]
         public var rows = 200
         public var visibleRows = 12
         /// Server latency per image, in milliseconds; 250 by default.
@@ -111,6 +113,9 @@ public struct ScrollBenchmark {
         var run: ScrollRun?
         let ledger = ScrollLedger(cellCount: cells) { run?.elapsedSeconds ?? 0 }
         switch strategy {
+        case .idle:
+            rowStrategy = IdleRows()
+            totalCap = configuration.durationSeconds + configuration.settleCapSeconds
         case .naive:
             await Self.warmUpNaive(server.url("/warmup"))
             rowStrategy = NaiveRows(cellCount: cells, ledger: ledger, downloads: downloads)
@@ -126,8 +131,10 @@ public struct ScrollBenchmark {
         }
         server.resetStats()
         let refresh = configuration.refresh ? configuration.refreshIntervalSeconds : nil
+        // The naive run is capped only by its total time; Pinhole by its settling time after the script.
+        let settleCap = strategy == .naive ? configuration.naiveCapSeconds : configuration.settleCapSeconds
         let current = ScrollRun(
-            script: script, refreshIntervalSeconds: refresh, settleCapSeconds: configuration.settleCapSeconds,
+            script: script, refreshIntervalSeconds: refresh, settleCapSeconds: settleCap,
             totalCapSeconds: totalCap
         ) { row, generation in server.url("/img/\(row)?v=\(generation)") }
         run = current

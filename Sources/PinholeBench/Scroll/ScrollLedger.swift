@@ -11,6 +11,7 @@ import Foundation
 final class ScrollLedger {
     private struct Binding {
         var url: URL
+        var since: Double
         var shown = false
     }
 
@@ -23,6 +24,8 @@ final class ScrollLedger {
     private(set) var distinctURLs: Set<URL> = []
     private(set) var shownURLs: Set<URL> = []
     private var leftEarly: Set<URL> = []
+    /// For each image shown in its own row: seconds from the binding to the image, in milliseconds.
+    private(set) var bindToImageMilliseconds: [Double] = []
 
     init(cellCount: Int, now: @escaping @MainActor () -> Double) {
         self.now = now
@@ -32,7 +35,7 @@ final class ScrollLedger {
     /// `cell` now shows `url` (the previous binding, if any, ends).
     func bind(_ cell: Int, to url: URL) {
         unbind(cell)
-        bindings[cell] = Binding(url: url)
+        bindings[cell] = Binding(url: url, since: now())
         distinctURLs.insert(url)
     }
 
@@ -50,11 +53,13 @@ final class ScrollLedger {
     @discardableResult
     func applied(_ cell: Int, imageURL url: URL, pixelsMatch: Bool = true) -> Bool {
         imagesShown += 1
-        lastArrivalSeconds = now()
+        let arrival = now()
+        lastArrivalSeconds = arrival
         guard let binding = bindings[cell], binding.url == url, pixelsMatch else {
             wrongRowImages += 1
             return false
         }
+        if !binding.shown { bindToImageMilliseconds.append((arrival - binding.since) * 1000) }
         bindings[cell]?.shown = true
         shownURLs.insert(url)
         return true

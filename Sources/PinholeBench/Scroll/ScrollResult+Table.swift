@@ -4,7 +4,8 @@ extension ScrollResult {
     /// A before/after table like the seeds': one column per result (naive first), one line per figure, and the
     /// Pinhole target with whether the Pinhole column meets it.
     public static func table(_ results: [ScrollResult]) -> String {
-        let ordered = results.sorted { $0.strategy == "naive" && $1.strategy != "naive" }
+        let rank = ["idle": 0, "naive": 1, "pinhole": 2]
+        let ordered = results.sorted { rank[$0.strategy, default: 3] < rank[$1.strategy, default: 3] }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let pinhole = ordered.first { $0.strategy == "pinhole" }
         typealias Line = (name: String, value: (ScrollResult) -> String, target: String, met: ((ScrollResult) -> Bool)?)
@@ -15,6 +16,9 @@ extension ScrollResult {
             ("frame p50 / p99 (60 Hz grid)", { String(format: "%.1f / %.1f ms", $0.frameP50Ms, $0.frameP99Ms) },
              "p99 ≤ 16.7 ms", { $0.frameP99Ms <= 16.7 }),
             ("raw tick p99 / max", { String(format: "%.1f / %.0f ms", $0.rawFrameP99Ms, $0.maxFrameMs) }, "", nil),
+            ("main-actor work per frame p99 / max", {
+                String(format: "%.2f / %.1f ms", $0.mainWorkP99Ms, $0.mainWorkMaxMs)
+            }, "", nil),
             ("hitches (> 16.7 ms) / frames", { "\($0.hitches) / \($0.frames)" }, "", nil),
             ("hangs (> 250 ms)", { "\($0.hangs)" }, "0", { $0.hangs == 0 }),
             ("RSS (start → peak)", { "\(megabytes($0.startRSSBytes)) → \(megabytes($0.peakRSSBytes))" },
@@ -27,6 +31,9 @@ extension ScrollResult {
                 "\($0.wrongRowImages)"
                     + ($0.imagesShown > 0 ? String(format: " (%.0f%%)", 100 * Double($0.wrongRowImages) / Double($0.imagesShown)) : "")
             }, "0", { $0.wrongRowImages == 0 }),
+            ("bind → image p50 / max", {
+                String(format: "%.0f / %.0f ms", $0.bindToImageP50Ms, $0.bindToImageMaxMs)
+            }, "", nil),
             ("left early: cancelled of left", {
                 String(format: "%d of %d (%.1f%%)", $0.leftEarlyCancelled, $0.leftEarly, 100 * $0.cancelledOfLeft)
             }, "≥ 95%", { $0.cancelledOfLeft >= 0.95 }),
@@ -34,8 +41,9 @@ extension ScrollResult {
              "≤ 0.3 s", { $0.settleSeconds <= 0.3 && !$0.timedOut }),
             ("final rows showing own image", { "\($0.finalRowsShowingOwnImage) / \($0.finalVisibleRows)" }, "", nil),
             ("run (timed out?)", { String(format: "%.1f s", $0.runSeconds) + ($0.timedOut ? " (cap hit)" : "") }, "", nil),
+            ("load average at the end", { String(format: "%.1f", $0.loadAverage) }, "", nil),
         ]
-        let headers = ["", ] + ordered.map { $0.strategy == "naive" ? "naive (before)" : "pinhole (after)" }
+        let headers = ["", ] + ordered.map { ["idle": "idle loop (reference)", "naive": "naive (before)"][$0.strategy] ?? "pinhole (after)" }
             + (pinhole == nil ? [] : ["pinhole target"])
         var rows: [[String]] = [headers]
         for line in lines {

@@ -3,7 +3,7 @@
 /// Units: threads are counts of the process's threads without the in-process test server's (`pinhole-srv-*`);
 /// bytes are bytes; `…Ms` are milliseconds; `…Seconds` seconds. Server counts come from the server's stats.
 public struct ScrollResult: Sendable, Codable, Hashable {
-    /// `naive` or `pinhole`.
+    /// `idle` (the frame loop alone: the machine's own noise), `naive` or `pinhole`.
     public var strategy: String
     /// Rows in the list, rows visible, server latency (ms), refresh on or off.
     public var rows: Int
@@ -19,6 +19,11 @@ public struct ScrollResult: Sendable, Codable, Hashable {
     /// Raw tick interval 99th percentile and maximum (timer jitter included).
     public var rawFrameP99Ms: Double
     public var maxFrameMs: Double
+    /// The main actor's own work per frame (inside the tick handler): 99th percentile and maximum, in ms.
+    public var mainWorkP99Ms: Double
+    public var mainWorkMaxMs: Double
+    /// The 1-minute load average when the run ended (other processes competing for the cores).
+    public var loadAverage: Double
     /// Frames ticked, hitches (> 16.7 ms) and hangs (> 250 ms).
     public var frames: Int
     public var hitches: Int
@@ -35,6 +40,10 @@ public struct ScrollResult: Sendable, Codable, Hashable {
     /// Images applied to cells, and those applied to a cell that showed another URL (or other pixels).
     public var imagesShown: Int
     public var wrongRowImages: Int
+    /// Time from a row binding a URL to its image being shown, median and maximum, in milliseconds (images shown
+    /// in their own row; the server's latency is the floor).
+    public var bindToImageP50Ms: Double
+    public var bindToImageMaxMs: Double
     /// Seconds from the end of the scroll script to the last image applied (≥ this when ``timedOut``).
     public var settleSeconds: Double
     /// Whether the run hit its cap before it settled.

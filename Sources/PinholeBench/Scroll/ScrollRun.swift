@@ -12,6 +12,8 @@ import Pinhole
 final class ScrollRun {
     struct Figures {
         var tickSeconds: [Double]
+        /// Time spent inside each tick (the main actor's own work for the frame), in milliseconds.
+        var workMilliseconds: [Double]
         var sampler: ProcessSampler
         var scriptEndSeconds: Double
         var finishSeconds: Double
@@ -52,7 +54,7 @@ final class ScrollRun {
         self.start = clock.now
         self.nextRefreshSeconds = refreshIntervalSeconds ?? .infinity
         self.figures = Figures(
-            tickSeconds: [], sampler: ProcessSampler(), scriptEndSeconds: 0, finishSeconds: 0, timedOut: false,
+            tickSeconds: [], workMilliseconds: [], sampler: ProcessSampler(), scriptEndSeconds: 0, finishSeconds: 0, timedOut: false,
             finalVisibleRows: 0, finalRowsShowingOwnImage: 0)
     }
 
@@ -100,6 +102,7 @@ final class ScrollRun {
             if script.hasEnded(atSeconds: now) { scriptEndSeconds = now }
         }
         for row in visible { strategy.draw(cell: row % cells) }
+        figures.workMilliseconds.append((elapsedSeconds - now) * 1000)
         if let end = scriptEndSeconds {
             if strategy.isSettled {
                 finish(scriptEnd: end, now: now, timedOut: false)

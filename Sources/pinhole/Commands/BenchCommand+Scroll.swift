@@ -4,7 +4,7 @@ import PinholeBench
 /// `pinhole bench scroll`: the scroll reproduction (see ``ScrollBenchmark``).
 extension BenchCommand {
     static let scrollOptions: [OptionSpec] = [
-        .value("--strategy", "S", help: "naive, pinhole or both (Pinhole runs first). Default: both."),
+        .value("--strategy", "S", help: "naive, pinhole or both (an idle reference loop, Pinhole, naive). Default: both."),
         .value("--rows", "N", help: "Rows in the list. Default: 200."),
         .value("--visible", "N", help: "Rows on screen. Default: 12."),
         .value("--latency-ms", "MS", help: "Server latency per image. Default: 250."),
@@ -36,7 +36,7 @@ extension BenchCommand {
         switch try parsed.choice("--strategy", default: "both", in: ["naive", "pinhole", "both"]) {
         case "naive": configuration.strategies = [.naive]
         case "pinhole": configuration.strategies = [.pinhole]
-        default: configuration.strategies = [.pinhole, .naive]
+        default: configuration.strategies = [.idle, .pinhole, .naive]
         }
         configuration.rows = try parsed.integer("--rows", default: 200, in: 1...100_000)
         configuration.visibleRows = try parsed.integer("--visible", default: 12, in: 1...1000)
