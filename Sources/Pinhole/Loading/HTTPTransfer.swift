@@ -63,9 +63,17 @@ final class HTTPTransfer: Sendable {
             return (state.continuation, state.task, state.timer)
         }
         timer?.cancel()
-        if case .failure = result, cancellingTask { task?.cancel() }
+        if case .failure = result, cancellingTask, let task {
+            // Not on the calling thread: swift-corelibs-foundation's URLSessionTask.cancel() does a `sync` onto the
+            // session's work queue, and the caller may be the main actor (ImageSlot.cancel() on disappear). In
+            // `pinhole bench scroll` that blocked the main actor for up to 457 ms under load.
+            Self.cancelQueue.async { task.cancel() }
+        }
         continuation?.resume(with: result)
     }
+
+    /// Where URLSession tasks are cancelled (a serial queue, so cancels keep their order).
+    private static let cancelQueue = DispatchQueue(label: "pinhole.http.cancel")
 
     private func fail(_ error: PinholeError) { finish(.failure(error)) }
 
