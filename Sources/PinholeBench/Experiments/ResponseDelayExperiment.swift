@@ -41,6 +41,7 @@ struct ResponseDelayExperiment {
         let server = try PinholeTestServer()
         defer { server.stop() }
         server.route("/late", Route(body: Data(count: 20_000), latency: .milliseconds(latencyMilliseconds)))
+        server.route("/warm", Route(body: Data(count: 20_000)))
         let loader = HTTPDataLoader()
         // One request first, so the session and its threads exist before anything is measured.
         _ = try await loader.loadData(for: DataRequest(url: server.url("/warm")))
