@@ -25,9 +25,12 @@ final class HTTPTransfer: Sendable {
     private let configuration: HTTPDataLoader.Configuration
     private let started: ContinuousClock.Instant
     private let state: Locked<State>
+    /// Where the URLSession task is cancelled (the loader's serial watchdog queue).
+    private let controlQueue: DispatchQueue
 
-    init(url: URL, configuration: HTTPDataLoader.Configuration) {
+    init(url: URL, configuration: HTTPDataLoader.Configuration, controlQueue: DispatchQueue) {
         self.url = url
+        self.controlQueue = controlQueue
         self.configuration = configuration
         let now = ContinuousClock.now
         self.started = now
@@ -67,13 +70,11 @@ final class HTTPTransfer: Sendable {
             // Not on the calling thread: swift-corelibs-foundation's URLSessionTask.cancel() does a `sync` onto the
             // session's work queue, and the caller may be the main actor (ImageSlot.cancel() on disappear). In
             // `pinhole bench scroll` that blocked the main actor for up to 457 ms under load.
-            Self.cancelQueue.async { task.cancel() }
+            // The loader's watchdog queue: a serial queue that already has a thread, so cancels add none.
+            controlQueue.async { task.cancel() }
         }
         continuation?.resume(with: result)
     }
-
-    /// Where URLSession tasks are cancelled (a serial queue, so cancels keep their order).
-    private static let cancelQueue = DispatchQueue(label: "pinhole.http.cancel")
 
     private func fail(_ error: PinholeError) { finish(.failure(error)) }
 

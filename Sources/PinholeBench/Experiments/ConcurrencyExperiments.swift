@@ -38,7 +38,7 @@ extension ConcurrencyExperiments.Result {
                 [$0.variant, "\($0.waits)", "\($0.baselineThreads) → \($0.peakThreads)",
                  String(format: "%.0f", $0.totalMs) + ($0.timedOut ? " (cap)" : ""), "\($0.completed)/\($0.waits)"]
             })
-        lines += ["", "(c) a loopback response due while every core runs a 3 s CPU job"]
+        lines += ["", "(c) a loopback response due while every core runs a 3 s CPU job (median of 3)"]
         lines += Self.table(
             ["variant", "response handled late by (ms)"],
             responseDelay.map { [$0.variant, String(format: "%.0f", $0.delayMs)] })
