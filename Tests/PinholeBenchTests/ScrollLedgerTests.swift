@@ -43,3 +43,21 @@ struct ScrollLedgerTests {
         #expect(ledger.lastArrivalSeconds == 1.5)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct DownloadLogTests {
+    @Test func countsDuplicatesAndRestartsAfterCancel() {
+        // Given downloads of one URL: started, started again while running, cancelled, started again
+        let log = DownloadLog()
+        log.started("a")
+        log.started("a")
+        log.finished("a", .cancelled)
+        log.started("a")
+        log.finished("a", .completed)
+        // Then one duplicate and one restart are counted, and the last outcome is kept
+        #expect(log.duplicates == 1)
+        #expect(log.restartsAfterCancel == 1)
+        #expect(log.outcome(of: "a") == .completed)
+        #expect(log.outcome(of: "b") == nil)
+    }
+}

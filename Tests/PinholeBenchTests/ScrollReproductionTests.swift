@@ -48,8 +48,10 @@ struct ScrollReproductionTests {
         // No image was ever applied to a row that showed another URL (or other pixels)
         #expect(result.wrongRowImages == 0)
         #expect(result.imagesShown > 0)
-        // Downloads never exceed the distinct URLs asked for (coalescing, no repeats)
-        #expect(result.requestsStarted <= result.distinctURLs)
+        // Downloads never exceed the distinct URLs asked for (coalescing, no repeats), except a URL asked for again
+        // after its first download was cancelled (a row that came back: on a loaded machine 50 ms can be too short)
+        #expect(result.duplicateDownloads == 0)
+        #expect(result.requestsStarted <= result.distinctURLs + result.downloadsRestartedAfterCancel)
         // Every request the server started ended: answered in full or closed by the client
         #expect(result.requestsStarted == result.requestsCompleted + result.requestsCancelled)
         // Every URL whose rows left before its image came was cancelled or completed, none left hanging

@@ -14,21 +14,41 @@ final class DownloadLog: Sendable {
         case failed
     }
 
-    private let outcomes = Locked<[String: Outcome]>([:])
-
-    /// A download of `url` began (a later one for the same URL replaces the record).
-    func started(_ url: String) {
-        outcomes.withLock { $0[url] = .started }
+    private struct State {
+        var outcomes: [String: Outcome] = [:]
+        var restartsAfterCancel = 0
+        var duplicates = 0
     }
+
+    private let state = Locked(State())
+
+    /// A download of `url` began (a later one for the same URL replaces the record). A start while another
+    /// download of the same URL runs is a duplicate; a start after a cancelled one is a restart.
+    func started(_ url: String) {
+        state.withLock { state in
+            switch state.outcomes[url] {
+            case .started?: state.duplicates += 1
+            case .cancelled?: state.restartsAfterCancel += 1
+            default: break
+            }
+            state.outcomes[url] = .started
+        }
+    }
+
+    /// Downloads started for a URL whose previous download was cancelled (a row that came back).
+    var restartsAfterCancel: Int { state.withLock { $0.restartsAfterCancel } }
+
+    /// Downloads started for a URL while another download of it was still running.
+    var duplicates: Int { state.withLock { $0.duplicates } }
 
     /// A download of `url` ended.
     func finished(_ url: String, _ outcome: Outcome) {
-        outcomes.withLock { $0[url] = outcome }
+        state.withLock { $0.outcomes[url] = outcome }
     }
 
     /// The state of `url`'s download, or `nil` when none began (a request cancelled while queued).
     func outcome(of url: String) -> Outcome? {
-        outcomes.withLock { $0[url] }
+        state.withLock { $0.outcomes[url] }
     }
 }
 

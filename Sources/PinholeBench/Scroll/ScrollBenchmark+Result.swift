@@ -32,6 +32,7 @@ extension ScrollBenchmark {
             startRSSBytes: figures.sampler.startResidentBytes, peakRSSBytes: figures.sampler.peakResidentBytes,
             requestsStarted: stats.requestsStarted, requestsCompleted: stats.requestsCompleted,
             requestsCancelled: stats.requestsAborted, distinctURLs: ledger.distinctURLs.count,
+            duplicateDownloads: downloads.duplicates, downloadsRestartedAfterCancel: downloads.restartsAfterCancel,
             imagesShown: ledger.imagesShown, wrongRowImages: ledger.wrongRowImages,
             bindToImageP50Ms: FrameStatistics.percentile(50, of: ledger.bindToImageMilliseconds),
             bindToImageMaxMs: ledger.bindToImageMilliseconds.max() ?? 0, settleSeconds: settle,

@@ -26,6 +26,7 @@ extension ScrollResult {
             ("requests started (server)", { "\($0.requestsStarted)" }, "", nil),
             ("completed / cancelled (server)", { "\($0.requestsCompleted) / \($0.requestsCancelled)" }, "", nil),
             ("distinct URLs asked for", { "\($0.distinctURLs)" }, "", nil),
+            ("duplicate downloads (client)", { "\($0.duplicateDownloads)" }, "", nil),
             ("images shown", { "\($0.imagesShown)" }, "", nil),
             ("wrong-row images", {
                 "\($0.wrongRowImages)"

@@ -37,6 +37,10 @@ public struct ScrollResult: Sendable, Codable, Hashable {
     public var requestsCancelled: Int
     /// Distinct URLs rows asked for.
     public var distinctURLs: Int
+    /// Client-side: downloads started for a URL while another download of it ran (coalescing failed), and
+    /// downloads started again after the URL's previous download was cancelled (its row came back).
+    public var duplicateDownloads: Int
+    public var downloadsRestartedAfterCancel: Int
     /// Images applied to cells, and those applied to a cell that showed another URL (or other pixels).
     public var imagesShown: Int
     public var wrongRowImages: Int
