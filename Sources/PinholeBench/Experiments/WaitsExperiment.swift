@@ -70,7 +70,11 @@ struct WaitsExperiment {
         let timedOut = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = Locked(false)
             let resume = { @Sendable (timedOut: Bool) in
-                if once.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: timedOut) }
+                let first = once.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: timedOut) }
             }
             let queue = DispatchQueue(label: "pinhole.experiments.cap")
             group.notify(queue: queue) { resume(false) }

@@ -139,7 +139,8 @@ public struct ScrollBenchmark {
         ) { row, generation in server.url("/img/\(row)?v=\(generation)") }
         run = current
         let figures = await current.run(rowStrategy) { [self] figures in
-            onFinished?(makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: server.stats))
+            onFinished?(
+                makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: server.stats))
         }
         let stats = await Self.settledStats(of: server, waitForAborts: !figures.timedOut)
         return makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: stats)

@@ -25,7 +25,8 @@ public struct ScrollImageSet: Sendable {
         guard !files.isEmpty else {
             var jpegs: [Data] = []
             for index in 0..<max(1, count) {
-                jpegs.append(try await encoder.encode(synthetic(index: index, side: side), options: EncodingOptions(format: .jpeg)))
+                let image = synthetic(index: index, side: side)
+                jpegs.append(try await encoder.encode(image, options: EncodingOptions(format: .jpeg)))
             }
             return ScrollImageSet(jpegs: jpegs, origin: "synthetic (no corpus found)", side: side)
         }

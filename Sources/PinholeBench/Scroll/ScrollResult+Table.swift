@@ -28,9 +28,9 @@ extension ScrollResult {
             ("distinct URLs asked for", { "\($0.distinctURLs)" }, "", nil),
             ("duplicate downloads (client)", { "\($0.duplicateDownloads)" }, "", nil),
             ("images shown", { "\($0.imagesShown)" }, "", nil),
-            ("wrong-row images", {
-                "\($0.wrongRowImages)"
-                    + ($0.imagesShown > 0 ? String(format: " (%.0f%%)", 100 * Double($0.wrongRowImages) / Double($0.imagesShown)) : "")
+            ("wrong-row images", { result in
+                let share = 100 * Double(result.wrongRowImages) / Double(max(1, result.imagesShown))
+                return "\(result.wrongRowImages)" + (result.imagesShown > 0 ? String(format: " (%.0f%%)", share) : "")
             }, "0", { $0.wrongRowImages == 0 }),
             ("bind → image p50 / max", {
                 String(format: "%.0f / %.0f ms", $0.bindToImageP50Ms, $0.bindToImageMaxMs)
@@ -41,10 +41,13 @@ extension ScrollResult {
             ("settle after the scroll", { ($0.timedOut ? "≥ " : "") + String(format: "%.2f s", $0.settleSeconds) },
              "≤ 0.3 s", { $0.settleSeconds <= 0.3 && !$0.timedOut }),
             ("final rows showing own image", { "\($0.finalRowsShowingOwnImage) / \($0.finalVisibleRows)" }, "", nil),
-            ("run (timed out?)", { String(format: "%.1f s", $0.runSeconds) + ($0.timedOut ? " (cap hit)" : "") }, "", nil),
+            ("run (timed out?)", {
+                String(format: "%.1f s", $0.runSeconds) + ($0.timedOut ? " (cap hit)" : "")
+            }, "", nil),
             ("load average at the end", { String(format: "%.1f", $0.loadAverage) }, "", nil),
         ]
-        let headers = ["", ] + ordered.map { ["idle": "idle loop (reference)", "naive": "naive (before)"][$0.strategy] ?? "pinhole (after)" }
+        let names = ["idle": "idle loop (reference)", "naive": "naive (before)", "pinhole": "pinhole (after)"]
+        let headers = [""] + ordered.map { names[$0.strategy] ?? $0.strategy }
             + (pinhole == nil ? [] : ["pinhole target"])
         var rows: [[String]] = [headers]
         for line in lines {

@@ -54,7 +54,8 @@ final class ScrollRun {
         self.start = clock.now
         self.nextRefreshSeconds = refreshIntervalSeconds ?? .infinity
         self.figures = Figures(
-            tickSeconds: [], workMilliseconds: [], sampler: ProcessSampler(), scriptEndSeconds: 0, finishSeconds: 0, timedOut: false,
+            tickSeconds: [], workMilliseconds: [], sampler: ProcessSampler(), scriptEndSeconds: 0, finishSeconds: 0,
+            timedOut: false,
             finalVisibleRows: 0, finalRowsShowingOwnImage: 0)
     }
 

@@ -4,7 +4,7 @@ import PinholeBench
 /// `pinhole bench scroll`: the scroll reproduction (see ``ScrollBenchmark``).
 extension BenchCommand {
     static let scrollOptions: [OptionSpec] = [
-        .value("--strategy", "S", help: "naive, pinhole or both (an idle reference loop, Pinhole, naive). Default: both."),
+        .value("--strategy", "S", help: "naive, pinhole or both (idle reference loop, Pinhole, naive). Default: both."),
         .value("--rows", "N", help: "Rows in the list. Default: 200."),
         .value("--visible", "N", help: "Rows on screen. Default: 12."),
         .value("--latency-ms", "MS", help: "Server latency per image. Default: 250."),
