@@ -71,6 +71,12 @@ let package = Package(
             dependencies: ["PinholeTestServer"],
             swiftSettings: strictSettings
         ),
+        // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
+        .testTarget(
+            name: "PinholeBenchTests",
+            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",

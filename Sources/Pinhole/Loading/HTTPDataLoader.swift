@@ -82,7 +82,7 @@ public final class HTTPDataLoader: DataLoading {
         if let etag = request.ifNoneMatch { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = request.ifModifiedSince { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
 
-        let transfer = HTTPTransfer(url: request.url, configuration: configuration)
+        let transfer = HTTPTransfer(url: request.url, configuration: configuration, controlQueue: timerQueue)
         let task = session.dataTask(with: urlRequest)
         transfer.task = task
         delegate.register(transfer, for: task.taskIdentifier)

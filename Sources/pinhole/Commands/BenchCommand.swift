@@ -22,6 +22,8 @@ enum BenchCommand {
     static let help = """
         USAGE: pinhole bench thumbnail [DIR] [--runs N] [--warmups N] [--jobs N] [--json]
                pinhole bench rss FILE [--size PIXELS] [--json]
+               pinhole bench scroll [OPTIONS]      (see 'pinhole bench scroll --help')
+               pinhole bench experiments [--json]
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
@@ -44,9 +46,11 @@ enum BenchCommand {
         case "thumbnail": return try await thumbnail(Array(arguments.dropFirst()))
         case "rss": return try await rss(Array(arguments.dropFirst()))
         case "pipeline": return await BenchPipelineCommand.run(Array(arguments.dropFirst()))
+        case "scroll": return try await scroll(Array(arguments.dropFirst()))
+        case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "--help", "-h": print(help); return 0
-        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail or rss)")
-        case nil: throw UsageError("no benchmark given (thumbnail or rss)")
+        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail, rss, pipeline, scroll or experiments)")
+        case nil: throw UsageError("no benchmark given (thumbnail, rss, pipeline, scroll or experiments)")
         }
     }
 
@@ -118,7 +122,7 @@ enum BenchCommand {
         return ([fixture] + photos).filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    private static func json<T: Encodable>(_ value: T) throws -> String {
+    static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
