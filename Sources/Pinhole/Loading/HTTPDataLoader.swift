@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Loads bytes over HTTP(S) with one long-lived `URLSession`, enforcing the limits URLSession does not.
