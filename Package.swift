@@ -46,7 +46,7 @@ let package = Package(
         // Benchmarks (a small harness of our own: warm-up, median of N, reference measured in the same run).
         .target(
             name: "PinholeBench",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CTurboJPEG"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CTurboJPEG", "CPinholeVips"],
             swiftSettings: strictSettings
         ),
 

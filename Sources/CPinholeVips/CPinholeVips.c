@@ -294,6 +294,10 @@ int CPinholeVips_arrayjoin(VipsImage **in, int n, int across, int shim, const do
     return status;
 }
 
+int CPinholeVips_text(const char *text, int dpi, VipsImage **out) {
+    return vips_text(out, text, "dpi", dpi, NULL);
+}
+
 int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len) {
     return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
 }

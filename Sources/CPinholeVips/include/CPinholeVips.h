@@ -104,6 +104,10 @@ int CPinholeVips_embed(VipsImage *in, int x, int y, int width, int height, const
 int CPinholeVips_arrayjoin(VipsImage **in, int n, int across, int shim, const double *background, int count,
                            VipsImage **out);
 
+/// vips_text: renders `text` (Pango markup allowed) at `dpi` into a 1-band 8-bit coverage image (0 = empty,
+/// 255 = ink). Used to label the benchmark's PNG chart.
+int CPinholeVips_text(const char *text, int dpi, VipsImage **out);
+
 /// Encoders. On success `*buf` (free with CPinholeVips_free) holds `*len` bytes. Metadata is stripped.
 int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len);
 int CPinholeVips_pngsave(VipsImage *in, void **buf, size_t *len);
