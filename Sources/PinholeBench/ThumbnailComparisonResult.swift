@@ -34,6 +34,14 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
         public var cpuSecondsPerImage: Double
         /// The largest peak RSS of one process over the rounds, in bytes (the floor: the benchmark process's).
         public var peakRSSBytes: Int
+
+        public init(tool: Tool, jobs: Int, imagesPerSecond: Samples, cpuSecondsPerImage: Double, peakRSSBytes: Int) {
+            self.tool = tool
+            self.jobs = jobs
+            self.imagesPerSecond = imagesPerSecond
+            self.cpuSecondsPerImage = cpuSecondsPerImage
+            self.peakRSSBytes = peakRSSBytes
+        }
     }
 
     public var corpus: String
@@ -47,6 +55,21 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
     public var warmups: Int
     public var activeProcessors: Int
     public var rows: [Row]
+
+    public init(
+        corpus: String, images: Int, jpegs: Int, size: Int, quality: Int, runs: Int, warmups: Int,
+        activeProcessors: Int, rows: [Row]
+    ) {
+        self.corpus = corpus
+        self.images = images
+        self.jpegs = jpegs
+        self.size = size
+        self.quality = quality
+        self.runs = runs
+        self.warmups = warmups
+        self.activeProcessors = activeProcessors
+        self.rows = rows
+    }
 
     /// The row of `tool` at `jobs`.
     public func row(_ tool: Tool, jobs: Int) -> Row? {
