@@ -7,6 +7,10 @@ import Pinhole
 /// TurboJPEG keeps its error text per handle (`tjGetErrorStr2`), so messages never mix across decodes, unlike
 /// libvips' process-global error buffer. A handle is not thread-safe: it is made, used and freed inside one
 /// closure on one worker thread (not `Sendable`).
+///
+/// Handles are not reused across decodes: making one is a `malloc` of libjpeg's decompress struct and freeing it
+/// a few `free`s, microseconds against the milliseconds of a decode, so a per-thread cache (and the invariant it
+/// would need: a handle never leaves its thread, and is freed when the thread ends) was not worth having.
 final class TurboJPEGDecoder {
     /// What the JPEG header says (`tjDecompressHeader3`).
     struct Header: Equatable {
