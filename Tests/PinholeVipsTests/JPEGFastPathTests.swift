@@ -7,8 +7,11 @@ import Testing
 /// and the same look (PSNR ≥ 35 dB) on every corpus photo and every fixture it takes.
 @Suite(.timeLimit(.minutes(3)))
 struct JPEGFastPathTests {
-    let fast = VipsDecoder(jpegFastPath: true)
-    let libvips = VipsDecoder(jpegFastPath: false)
+    /// A pool of its own: this suite's ~250 decodes must not queue ahead of other suites' on the shared
+    /// `.cpu` pool (under ThreadSanitizer they take minutes and would trip those suites' time limits).
+    static let pool = WorkerThreadPool(threadCount: 2, name: "fast-path-tests")
+    let fast = VipsDecoder(pool: pool, jpegFastPath: true)
+    let libvips = VipsDecoder(pool: pool, jpegFastPath: false)
     static let minimumPSNR = 35.0
 
     /// Every corpus file (JPEG or not: for the others both paths must agree trivially); empty without a corpus.
