@@ -7,19 +7,22 @@ extension ThumbnailComparisonResult {
             "Thumbnailers compared: \(images) images (\(jpegs) JPEG) from \(corpus) → \(size) px JPEG q\(quality);",
             "median of \(runs) interleaved rounds after \(warmups) warm-up; \(activeProcessors) active processors",
             "",
-            "  tool                  jobs   images/s  spread   CPU s/image  peak RSS MB   Pinhole ×",
+            "  tool                  jobs   images/s  spread   CPU s/image  peak RSS MB   Pinhole ×  CPU ×",
         ]
         for row in rows {
             let speedup = pinholeSpeedup(row.tool, jobs: row.jobs).map { String(format: "%.2f", $0) } ?? "-"
+            let cpu = pinholeCPUAdvantage(row.tool, jobs: row.jobs).map { String(format: "%.2f", $0) } ?? "-"
             lines.append(
                 "  " + row.tool.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)
                     + String(
-                        format: "%6d %10.1f  ±%4.1f%%  %11.3f  %11.0f   %@", row.jobs, row.imagesPerSecond.median,
-                        row.imagesPerSecond.relativeSpread * 50, row.cpuSecondsPerImage,
-                        Double(row.peakRSSBytes) / 1_048_576, speedup))
+                        format: "%6d %10.1f  ±%4.1f%%  %11.3f  %11.0f   %8@  %5@", row.jobs,
+                        row.imagesPerSecond.median, row.imagesPerSecond.relativeSpread * 50, row.cpuSecondsPerImage,
+                        Double(row.peakRSSBytes) / 1_048_576, speedup, cpu))
         }
         lines.append("")
-        lines.append("Targets (Pinhole's images/s over the tool's at the same jobs):")
+        lines.append("Pinhole × = Pinhole's images/s over the tool's at the same jobs; CPU × = the tool's CPU s/image")
+        lines.append("over Pinhole's (barely affected by other load on the machine).")
+        lines.append("Targets (Pinhole's images/s over the tool's at the same jobs; in brackets CPU ×):")
         let jobCounts = Array(Set(rows.map(\.jobs))).sorted()
         let targets: [(Tool, Double, String)] = [
             (.vipsthumbnail, 1.5, "≥ 1.5× vipsthumbnail (a process per image)"),
@@ -30,10 +33,12 @@ extension ThumbnailComparisonResult {
         ]
         for (tool, goal, label) in targets {
             let figures = jobCounts.compactMap { jobs in
-                pinholeSpeedup(tool, jobs: jobs).map { (jobs, $0) }
+                pinholeSpeedup(tool, jobs: jobs).map { (jobs, $0, pinholeCPUAdvantage(tool, jobs: jobs) ?? 0) }
             }
-            let shown = figures.map { String(format: "%d job%@: %.2f× %@", $0.0, $0.0 == 1 ? "" : "s", $0.1,
-                                             $0.1 >= goal ? "met" : "MISSED") }
+            let shown = figures.map {
+                String(format: "%d job%@: %.2f× %@ [%.2f×]", $0.0, $0.0 == 1 ? "" : "s", $0.1,
+                       $0.1 >= goal ? "met" : "MISSED", $0.2)
+            }
             lines.append("  \(label): " + shown.joined(separator: "; "))
         }
         for tool in [Tool.pinhole, .pinholeJPEG] {

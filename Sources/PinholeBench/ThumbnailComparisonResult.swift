@@ -85,6 +85,15 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
         return pinhole.imagesPerSecond.median / other.imagesPerSecond.median
     }
 
+    /// The tool's CPU seconds per image over Pinhole's at the same job count (JPEG-only tools against Pinhole on
+    /// the JPEGs); above 1 when Pinhole spends less CPU. Unlike images/s this barely depends on other load.
+    public func pinholeCPUAdvantage(_ tool: Tool, jobs: Int) -> Double? {
+        guard let pinhole = row(tool.reference, jobs: jobs), let other = row(tool, jobs: jobs),
+              pinhole.cpuSecondsPerImage > 0
+        else { return nil }
+        return other.cpuSecondsPerImage / pinhole.cpuSecondsPerImage
+    }
+
     /// Median images/s with the most jobs over that with 1 job.
     public func scaling(_ tool: Tool) -> Double? {
         let counts = rows.filter { $0.tool == tool }.map(\.jobs)
@@ -102,6 +111,8 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
         var cpuSecondsPerImage: Double
         var peakRSSBytes: Int
         var pinholeSpeedup: Double?
+        /// The tool's CPU seconds per image over Pinhole's (see ``pinholeCPUAdvantage(_:jobs:)``).
+        var pinholeCPUAdvantage: Double?
     }
 
     private struct PinholeSummary: Encodable {
@@ -127,7 +138,9 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
             imagesPerSecondSamples: row.imagesPerSecond.values, cpuSecondsPerImage: row.cpuSecondsPerImage,
             peakRSSBytes: row.peakRSSBytes,
             pinholeSpeedup: row.tool == .pinhole || row.tool == .pinholeJPEG
-                ? nil : pinholeSpeedup(row.tool, jobs: row.jobs))
+                ? nil : pinholeSpeedup(row.tool, jobs: row.jobs),
+            pinholeCPUAdvantage: row.tool == .pinhole || row.tool == .pinholeJPEG
+                ? nil : pinholeCPUAdvantage(row.tool, jobs: row.jobs))
     }
 
     public func encode(to encoder: any Encoder) throws {
