@@ -31,6 +31,8 @@ struct ThumbnailComparisonResultTests {
         #expect(try #require(Self.result.pinholeSpeedup(.turbojpegFloor, jobs: 1)) == 0.5)
         #expect(Self.result.pinholeSpeedup(.pyvips, jobs: 2) == nil)
         #expect(try #require(Self.result.scaling(.pinhole)) == 1.9)
+        // CPU per image: the tool's over Pinhole's (0.2 s over 0.1 s)
+        #expect(try #require(Self.result.pinholeCPUAdvantage(.vipsthumbnail, jobs: 1)) == 2.0)
     }
 
     @Test func encodesPinholeAndNamedToolsAsJSON() throws {
