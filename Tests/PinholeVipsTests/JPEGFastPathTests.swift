@@ -41,8 +41,9 @@ struct JPEGFastPathTests {
         return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 
-    func expectSameLook(_ data: Data, maxPixelSize: Int, name: String) async throws {
-        let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize))
+    func expectSameLook(_ data: Data, maxPixelSize: Int, upscales: Bool = false, name: String) async throws {
+        let options = DecodingOptions(
+            thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize, allowsUpscaling: upscales))
         let viaLibvips: DecodedImage
         do {
             viaLibvips = try await libvips.decode(data, options: options)
@@ -78,6 +79,8 @@ struct JPEGFastPathTests {
         for size in [1, 37, 60, 256, 360] {
             try await expectSameLook(data, maxPixelSize: size, name: file)
         }
+        // And enlarged past its own size, when the caller allows it
+        try await expectSameLook(data, maxPixelSize: 700, upscales: true, name: "\(file) enlarged")
     }
 
     @Test(arguments: [
