@@ -19,7 +19,9 @@ public enum ThumbnailComparisonChart {
     /// - Throws: ``PinholeError/Code/decodingFailed`` when libvips cannot render a label or encode the PNG.
     public static func png(_ result: ThumbnailComparisonResult) async throws -> Data {
         let bars = result.rows.compactMap { row -> (String, Double, Int, Double?)? in
-            guard row.tool != .pinhole, row.tool != .pinholeJPEG, let speedup = result.pinholeSpeedup(row.tool, jobs: row.jobs) else { return nil }
+            guard row.tool != .pinhole, row.tool != .pinholeJPEG,
+                let speedup = result.pinholeSpeedup(row.tool, jobs: row.jobs)
+            else { return nil }
             return ("\(row.tool.rawValue) ×\(row.jobs)", speedup, row.jobs, target(row.tool))
         }
         let image = try await WorkerThreadPool.cpu.run { try draw(bars, result: result) }

@@ -20,8 +20,8 @@ extension ThumbnailComparisonResult {
                         Double(row.peakRSSBytes) / 1_048_576, speedup, cpu))
         }
         lines.append("")
-        lines.append("Pinhole × = Pinhole's images/s over the tool's at the same jobs; CPU × = the tool's CPU s/image")
-        lines.append("over Pinhole's (barely affected by other load on the machine).")
+        lines.append("Pinhole × = Pinhole's images/s over the tool's at the same jobs; CPU × = the tool's CPU")
+        lines.append("s/image over Pinhole's (barely affected by other load on the machine).")
         lines.append("Targets (Pinhole's images/s over the tool's at the same jobs; in brackets CPU ×):")
         let jobCounts = Array(Set(rows.map(\.jobs))).sorted()
         let targets: [(Tool, Double, String)] = [

@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// The floor of a JPEG thumbnail on this machine: read each file and decode it with TurboJPEG at 1/8 scale to
-/// RGB (CMYK files: to CMYK), nothing else (no orientation, no resize, no encode). What any JPEG thumbnailer must at least spend.
+/// RGB (CMYK files: to CMYK), nothing else (no orientation, no resize, no encode). What any JPEG thumbnailer
+/// must at least spend.
 enum TurboJPEGFloor {
     /// Threads for the floor's decodes (idle unless the floor runs).
     private static let pool = WorkerThreadPool(threadCount: 16, name: "pinhole-floor")

@@ -72,7 +72,8 @@ final class TurboJPEGDecoder {
         let full = tjscalingfactor(num: 1, denom: 1)
         guard let factors = tjGetScalingFactors(&count) else { return full }
         var best = full
-        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom && factor.denom.isMultiple(of: factor.num)
+        for factor in UnsafeBufferPointer(start: factors, count: Int(count))
+        where factor.num <= factor.denom && factor.denom.isMultiple(of: factor.num)
             && (factor.denom / factor.num).nonzeroBitCount == 1
         {
             let scaledWidth = scaled(width, factor)
