@@ -116,27 +116,3 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
         return try? fractional.parse(text)
     }
 }
-
-/// Why a feed could not be shown.
-public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The class of failure.
-    public enum Kind: String, Sendable, Hashable {
-        /// The bytes are not JSON.
-        case invalidJSON = "invalid_json"
-        /// JSON, but not a JSON Feed.
-        case notAFeed = "not_a_feed"
-        /// The feed could not be fetched (offline, HTTP error, missing file).
-        case unreachable
-    }
-
-    public var kind: Kind
-    /// A sentence for people.
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { "\(kind.rawValue): \(message)" }
-}
