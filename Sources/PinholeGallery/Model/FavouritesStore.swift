@@ -17,6 +17,11 @@ public struct FavouritesStore: Sendable {
         public var ids: Set<String>
         /// A sentence for the status line when the file was corrupt or unreadable; `nil` otherwise.
         public var problem: String?
+
+        public init(ids: Set<String>, problem: String?) {
+            self.ids = ids
+            self.problem = problem
+        }
     }
 
     /// The favourites file.

@@ -26,7 +26,7 @@ public enum GalleryLocale {
     }
 
     /// `Date.FormatStyle(date: .abbreviated, time: .omitted)` in `locale` and `timeZone`
-    /// ("Mar 4, 2026" in en_US, "04.03.2026" in de_DE).
+    /// ("Mar 4, 2026" in en_US, "4. März 2026" in de_DE).
     public static func dateStyle(locale: Locale, timeZone: TimeZone = .current) -> Date.FormatStyle {
         Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, timeZone: timeZone)
     }

@@ -27,6 +27,11 @@ public struct HalfBlockImage: Sendable, Hashable {
     public struct Cell: Sendable, Hashable {
         public var top: Color
         public var bottom: Color
+
+        public init(top: Color, bottom: Color) {
+            self.top = top
+            self.bottom = bottom
+        }
     }
 
     /// Width in cells (= pixels).
