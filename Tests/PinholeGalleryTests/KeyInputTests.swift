@@ -37,7 +37,21 @@ struct KeyInputTests {
         ])
     }
 
-    @Test(arguments: ["jump", "down:x", "wait", "up:-1"])
+    @Test func keysCanBePressedAtAnInterval() throws {
+        // Given a script that pages down three times, 300 ms apart
+        var player = KeyScriptPlayer(try KeyScript.parse("pgdn:3/300,q"))
+        #expect(try KeyScript.parse("pgdn:3/300").steps == [.key(.pageDown, count: 3, intervalMilliseconds: 300)])
+        let start = ContinuousClock.now
+        // When frames pass
+        // Then the presses are 300 ms apart, and the next step follows the last press at once
+        #expect(player.next(now: start, isSettled: false) == .pageDown)
+        #expect(player.next(now: start + .milliseconds(299), isSettled: false) == nil)
+        #expect(player.next(now: start + .milliseconds(300), isSettled: false) == .pageDown)
+        #expect(player.next(now: start + .milliseconds(600), isSettled: false) == .pageDown)
+        #expect(player.next(now: start + .milliseconds(601), isSettled: false) == .quit)
+    }
+
+    @Test(arguments: ["jump", "down:x", "wait", "up:-1", "wait:5/10", "up:2/x"])
     func rejectsABadScript(_ text: String) {
         #expect(throws: KeyScript.ParseError.self) { try KeyScript.parse(text) }
     }

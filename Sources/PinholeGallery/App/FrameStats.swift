@@ -12,6 +12,8 @@ public struct FrameStats: Sendable {
 
     /// Every frame time so far, in milliseconds.
     public private(set) var samples: [Double] = []
+    /// The main actor's own work in each frame (from the tick's start to the end of the write), in milliseconds.
+    public private(set) var workSamples: [Double] = []
     /// Frames over ``hitchMilliseconds``.
     public private(set) var hitches = 0
     /// Frames over ``hangMilliseconds``.
@@ -21,9 +23,10 @@ public struct FrameStats: Sendable {
 
     public init() {}
 
-    /// Adds one frame time in milliseconds.
-    public mutating func record(milliseconds: Double) {
+    /// Adds one frame time in milliseconds, and optionally the frame's own work.
+    public mutating func record(milliseconds: Double, workMilliseconds: Double? = nil) {
         samples.append(milliseconds)
+        if let workMilliseconds { workSamples.append(workMilliseconds) }
         if milliseconds > Self.hitchMilliseconds { hitches += 1 }
         if milliseconds > Self.hangMilliseconds { hangs += 1 }
     }

@@ -35,7 +35,8 @@ extension GalleryApp {
             feedURL: feedURL, loader: FeedLoaders.live(), pipeline: pipeline,
             favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),
             locale: GalleryLocale.fromEnvironment(options.environment), size: size)
-        let app = GalleryApp(model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal)
+        let app = GalleryApp(model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
+            decodeNice: options.decodeNice)
 
         let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil
         TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
@@ -44,6 +45,8 @@ extension GalleryApp {
             await model.load()
         }
         var status = await app.run(readsKeys: inputIsTerminal)
+        let writer = app.writer
+        _ = try? await WorkerThreadPool.io.run { writer.waitUntilIdle() }
         TerminalSession.restore()
         if let savedError {
             _ = dup2(savedError, STDERR_FILENO)

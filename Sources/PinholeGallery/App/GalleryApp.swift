@@ -20,16 +20,21 @@ public final class GalleryApp {
         public var script: KeyScript?
         /// Where to write ``GalleryStats`` at exit; `nil` for nowhere.
         public var statsJSON: URL?
+        /// The nice value (0…19) of the decoding threads, so frames win the CPU over decodes; 0 (unchanged) by
+        /// default. On the shared 2-core bench machine 10 and 19 made no measurable difference to frame times
+        /// and showed fewer thumbnails (decodes lost the CPU to other processes), so it is opt-in.
+        public var decodeNice: Int
         /// The environment (locale, XDG directories, corpus, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
 
         public init(
-            feed: String? = nil, script: KeyScript? = nil, statsJSON: URL? = nil,
+            feed: String? = nil, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
             self.feed = feed
             self.script = script
             self.statsJSON = statsJSON
+            self.decodeNice = decodeNice
             self.environment = environment
         }
     }
@@ -45,18 +50,22 @@ public final class GalleryApp {
     private var differ = FrameDiffer()
     private(set) var stats = FrameStats()
     private var framesDrawn = 0
+    private var framesDeferred = 0
+    private var drawPending = false
+    let writer = TerminalWriter()
     private var frameNumber = 0
     private var spinnerFrame = 0
     private var status = ""
     private var nextDue: ContinuousClock.Instant
     private var timer: RepeatingTimer?
     private var signalSources: [any DispatchSourceSignal] = []
-    private let sampler = ProcessSampler()
+    private let sampler: ProcessSampler
     private var continuation: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
 
-    init(model: FeedScreenModel, script: KeyScript?, size: TerminalSize, tracksTerminalSize: Bool) {
+    init(model: FeedScreenModel, script: KeyScript?, size: TerminalSize, tracksTerminalSize: Bool, decodeNice: Int) {
         self.model = model
+        self.sampler = ProcessSampler(priority: decodeNice > 0 ? DecodeThreadPriority(nice: Int32(decodeNice)) : nil)
         self.player = script.map(KeyScriptPlayer.init)
         self.size = size
         self.tracksTerminalSize = tracksTerminalSize
@@ -146,7 +155,7 @@ public final class GalleryApp {
                 model.handle(key)
             }
         }
-        var mustDraw = model.needsDisplay
+        var mustDraw = model.needsDisplay || drawPending
         if frameNumber % 15 == 1 {
             let newStatus = statusLine()
             if newStatus != status {
@@ -162,17 +171,36 @@ public final class GalleryApp {
             model.report("libvips: \(warning)")
         }
         if mustDraw { draw() }
-        let milliseconds = Double((clock.now - due).components.attoseconds) / 1e15
-            + Double((clock.now - due).components.seconds) * 1000
-        stats.record(milliseconds: max(0, milliseconds))
+        let end = clock.now
+        stats.record(milliseconds: max(0, Self.milliseconds(end - due)), workMilliseconds: Self.milliseconds(end - start))
     }
 
+    /// User + system CPU time of the process so far, in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    /// Renders and hands the changed lines to the writer; while the terminal is still taking the previous
+    /// frame, defers (the main actor never waits for the terminal).
     private func draw() {
+        guard !writer.isBusy else {
+            drawPending = true
+            framesDeferred += 1
+            return
+        }
+        drawPending = false
         let state = model.screenState(status: status, spinnerFrame: spinnerFrame)
         let output = differ.diff(ScreenRenderer.render(state, size: size))
         model.didDisplay()
         guard !output.isEmpty else { return }
-        TerminalSession.write(output)
+        writer.write(output)
         framesDrawn += 1
     }
 
@@ -184,7 +212,7 @@ public final class GalleryApp {
         func ms(_ value: Double) -> String { String(format: "%.1fms", value) }
         return "frame p50 \(ms(stats.recentPercentile(0.5))) p99 \(ms(stats.recentPercentile(0.99)))"
             + " · hitches \(stats.hitches) · hangs \(stats.hangs) · threads \(sample.threads)"
-            + " · in flight \(network.running)+\(network.waiting) · mem hits \(metrics.memoryHits)"
+            + " · in flight \(network.running)+\(network.waiting) · mem hits \(metrics.memoryHits + model.memoryCacheHits)"
             + " · shown \(model.imagesShown)"
     }
 
@@ -194,11 +222,13 @@ public final class GalleryApp {
         let sample = sampler.sample
         return GalleryStats(
             frameP50Ms: stats.percentile(0.5), frameP99Ms: stats.percentile(0.99), frameMaxMs: stats.maximum,
-            frames: stats.samples.count, framesDrawn: framesDrawn, hitches: stats.hitches, hangs: stats.hangs,
+            workP50Ms: FrameStats.percentile(stats.workSamples, 0.5), workP99Ms: FrameStats.percentile(stats.workSamples, 0.99),
+            workMaxMs: stats.workSamples.max() ?? 0,
+            frames: stats.samples.count, framesDrawn: framesDrawn, framesDeferred: framesDeferred, hitches: stats.hitches, hangs: stats.hangs,
             peakThreads: sample.peakThreads, peakRSSBytes: sample.peakResidentBytes,
-            imagesShown: model.imagesShown, memoryHits: metrics.memoryHits, requests: metrics.requests,
+            imagesShown: model.imagesShown, memoryHits: metrics.memoryHits + model.memoryCacheHits, requests: metrics.requests,
             downloadsStarted: metrics.downloadsStarted, downloadsCompleted: metrics.downloadsCompleted,
             downloadsCancelled: metrics.downloadsCancelled, decodes: metrics.decodes, feedItems: model.rows.count,
-            seconds: seconds, exitStatus: exitStatus)
+            cpuSeconds: Self.cpuSeconds(), seconds: seconds, exitStatus: exitStatus)
     }
 }

@@ -10,10 +10,17 @@ public struct GalleryStats: Sendable, Codable, Equatable {
     public var frameP99Ms: Double
     /// Longest frame (ms).
     public var frameMaxMs: Double
+    /// Median, 99th percentile and longest main-actor work per frame (ms): the part of the frame time spent in
+    /// the tick itself rather than waiting to be scheduled.
+    public var workP50Ms: Double
+    public var workP99Ms: Double
+    public var workMaxMs: Double
     /// Timer ticks (frames) in the run.
     public var frames: Int
     /// Frames that wrote output.
     public var framesDrawn: Int
+    /// Frames whose drawing waited because the terminal was still taking the previous one.
+    public var framesDeferred: Int
     /// Frames over 16.7 ms.
     public var hitches: Int
     /// Frames over 250 ms.
@@ -36,6 +43,9 @@ public struct GalleryStats: Sendable, Codable, Equatable {
     public var decodes: Int
     /// Items in the feed (0 if it did not load).
     public var feedItems: Int
+    /// CPU time the process used (user + system, all threads), in seconds; divided by ``seconds`` it is the
+    /// number of cores kept busy on average.
+    public var cpuSeconds: Double
     /// Wall-clock length of the run in seconds.
     public var seconds: Double
     /// The exit status.

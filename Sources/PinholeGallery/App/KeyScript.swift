@@ -3,17 +3,19 @@ import Foundation
 /// Keys to replay instead of (or before) typing them: `"wait:2000,down:40,up:40,quit"`.
 ///
 /// Steps, separated by commas:
-/// - a key name, optionally `:N` to press it N times: `up`/`k`, `down`/`j`, `pgup`, `pgdn`, `home`, `end`,
-///   `f` (favourite), `r` (retry), `q`/`quit`;
+/// - a key name, optionally `:N` to press it N times and `/MS` to press it every MS milliseconds instead of
+///   every frame: `up`/`k`, `down`/`j`, `pgup`, `pgdn`, `home`, `end`, `f` (favourite), `r` (retry),
+///   `q`/`quit` (`pgdn:28/300` pages down 28 times, 300 ms apart);
 /// - `wait:MS`: do nothing for MS milliseconds;
 /// - `ready` or `ready:MS`: wait until the feed has loaded (or failed) and every visible thumbnail is drawn or
 ///   failed, at most MS milliseconds (30,000 by default).
 ///
-/// The player presses one key per frame (60 keys per second at 60 Hz).
+/// The player presses at most one key per frame (60 keys per second at 60 Hz).
 public struct KeyScript: Sendable, Equatable {
     /// One step.
     public enum Step: Sendable, Equatable {
-        case key(Key, count: Int)
+        /// `count` presses, `intervalMilliseconds` apart (0: one per frame).
+        case key(Key, count: Int, intervalMilliseconds: Int = 0)
         case wait(milliseconds: Int)
         case ready(timeoutMilliseconds: Int)
     }
@@ -46,11 +48,18 @@ public struct KeyScript: Sendable, Equatable {
             guard !token.isEmpty else { continue }
             let parts = token.split(separator: ":", maxSplits: 1).map(String.init)
             var number: Int?
+            var interval = 0
             if parts.count == 2 {
-                guard let value = Int(parts[1]), value >= 0 else {
+                let pieces = parts[1].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let value = Int(pieces[0]), value >= 0 else {
                     throw ParseError(message: "'\(token)': '\(parts[1])' is not a whole number ≥ 0")
                 }
                 number = value
+                if pieces.count == 2 {
+                    guard let milliseconds = Int(pieces[1]), milliseconds >= 0, parts[0] != "wait", parts[0] != "ready"
+                    else { throw ParseError(message: "'\(token)': '/\(pieces[1])' is not an interval in milliseconds") }
+                    interval = milliseconds
+                }
             }
             switch parts[0] {
             case "wait":
@@ -62,7 +71,7 @@ public struct KeyScript: Sendable, Equatable {
                 guard let key = names[parts[0]] else {
                     throw ParseError(message: "unknown script step '\(parts[0])' (keys: up down pgup pgdn home end f r q)")
                 }
-                steps.append(.key(key, count: number ?? 1))
+                steps.append(.key(key, count: number ?? 1, intervalMilliseconds: interval))
             }
         }
         return KeyScript(steps: steps)
@@ -90,12 +99,14 @@ public struct KeyScriptPlayer: Sendable {
     public mutating func next(now: ContinuousClock.Instant, isSettled: Bool) -> Key? {
         while index < steps.count {
             switch steps[index] {
-            case .key(let key, let count):
+            case .key(let key, let count, let interval):
                 guard count > 0 else {
                     index += 1
                     continue
                 }
-                steps[index] = .key(key, count: count - 1)
+                if let deadline, now < deadline { return nil }
+                deadline = interval > 0 && count > 1 ? now + .milliseconds(interval) : nil
+                steps[index] = .key(key, count: count - 1, intervalMilliseconds: interval)
                 if count == 1 { index += 1 }
                 return key
             case .wait(let milliseconds):

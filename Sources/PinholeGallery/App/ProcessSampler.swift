@@ -3,7 +3,8 @@ import Glibc
 import Pinhole
 
 /// Samples the process's thread count and peak resident memory every 100 ms on a utility dispatch queue (never
-/// on the main thread), from `/proc/self/status`.
+/// on the main thread), from `/proc/self/status`; and lowers the priority of new decoding threads
+/// (``DecodeThreadPriority``).
 ///
 /// Thread-safe; the figures are read under a lock.
 final class ProcessSampler: Sendable {
@@ -16,12 +17,15 @@ final class ProcessSampler: Sendable {
     private let state = Locked(Sample())
     private let timer: RepeatingTimer
 
-    init() {
+    /// - Parameter priority: applied to new decoding threads at every sample; `nil` leaves priorities alone.
+    init(priority: DecodeThreadPriority? = nil) {
         let state = self.state
         timer = RepeatingTimer(interval: .milliseconds(100), queue: DispatchQueue.global(qos: .utility)) {
             Self.sample(into: state)
+            priority?.apply()
         }
         Self.sample(into: state)
+        priority?.apply()
         timer.start()
     }
 

@@ -40,6 +40,7 @@ extension FeedScreenModel {
             bindings[index] = RowBinding(slot: slot, itemID: rows[index].id)
             slot.onChange = { [weak self] slot in self?.slotChanged(row: index, slot: slot) }
             slot.load(thumbnailRequest(url))
+            if case .success(let response) = slot.phase, response.source == .memoryCache { memoryCacheHits += 1 }
         }
         updatePrefetching(visible: visible)
     }

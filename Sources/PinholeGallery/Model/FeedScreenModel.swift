@@ -54,6 +54,9 @@ public final class FeedScreenModel {
     @ObservationIgnored public private(set) var feedLoadCount = 0
     /// Thumbnails that reached the screen (each binding of a row counts once).
     @ObservationIgnored public internal(set) var imagesShown = 0
+    /// Rows bound straight from the memory cache (``ImageSlot`` looks there synchronously, so these hits do not
+    /// reach ``ImagePipeline/metrics``).
+    @ObservationIgnored public internal(set) var memoryCacheHits = 0
     /// Called on the main actor after every redraw request; `nil` by default.
     @ObservationIgnored public var onRedraw: (@MainActor () -> Void)?
 

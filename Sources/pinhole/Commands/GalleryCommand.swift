@@ -6,11 +6,12 @@ enum GalleryCommand {
     static let options: [OptionSpec] = [
         .value("--script", "STEPS", help: "Replay keys, one per frame, e.g. \"ready,down:40,up:40,quit\"."),
         .value("--stats-json", "FILE", help: "Write frame and pipeline figures as JSON to FILE at exit."),
+        .value("--decode-nice", "N", help: "Nice value of decoding threads, 0-19 (0: same as the UI). Default: 0."),
         .flag("--help", help: "Show this help (also -h)."),
     ]
 
     static let help = """
-        USAGE: pinhole gallery [FEED] [--script STEPS] [--stats-json FILE]
+        USAGE: pinhole gallery [FEED] [--script STEPS] [--stats-json FILE] [--decode-nice N]
 
         Shows a JSON Feed (https://jsonfeed.org/version/1.1) as a scrolling list with truecolor thumbnails.
         FEED is a path or an http(s) URL. Without FEED a demo feed of 200 items over the photo corpus
@@ -49,7 +50,8 @@ enum GalleryCommand {
         let options = GalleryApp.Options(
             feed: parsed.positionals.first,
             script: script,
-            statsJSON: parsed.string("--stats-json").map { URL(fileURLWithPath: $0) })
+            statsJSON: parsed.string("--stats-json").map { URL(fileURLWithPath: $0) },
+            decodeNice: try parsed.integer("--decode-nice", default: 0, in: 0...19))
         return await GalleryApp.run(options)
     }
 }

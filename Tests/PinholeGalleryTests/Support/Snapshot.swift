@@ -2,14 +2,15 @@ import Foundation
 import Pinhole
 import Testing
 
-/// Screen snapshots as text files in `Tests/PinholeGalleryTests/__Snapshots__/NAME.txt`: one screen line per
+/// Screen snapshots as text files in `Tests/Fixtures/gallery/NAME.txt`: one screen line per
 /// file line, ESC written as `␛` so the files read well in a diff.
 ///
 /// A missing file, or any run with `PINHOLE_RECORD_SNAPSHOTS=1`, records the snapshot and fails the test
 /// saying so; run again without the variable to check against it.
 enum Snapshot {
     static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gallery")
 
     static func text(_ lines: [String]) -> String {
         lines.map { $0.replacingOccurrences(of: "\u{1B}", with: "␛") }.joined(separator: "\n") + "\n"
