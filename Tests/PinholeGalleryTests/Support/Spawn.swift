@@ -1,0 +1,42 @@
+import Foundation
+import Glibc
+import Pinhole
+
+/// Runs a program to completion with `posix_spawnp` and reaps it with `waitpid` on ``WorkerThreadPool/io``.
+///
+/// Not Foundation's `Process`: on Linux it learns of a child's exit through a descriptor the child inherits;
+/// a tmux server forked by a tmux client (or spawned meanwhile by a parallel test) keeps that descriptor open,
+/// and the termination handler then never runs.
+enum Spawn {
+    /// Runs `arguments[0]` (looked up in `PATH`) with standard input from `/dev/null`, standard output to
+    /// `outputPath` and standard error discarded; returns the exit status (128 + signal if killed).
+    static func run(_ arguments: [String], environment: [String: String]? = nil, outputPath: String = "/dev/null")
+        async throws -> Int32
+    {
+        let environment = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        return try await WorkerThreadPool.io.run { () throws -> Int32 in
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+            defer { for pointer in envp ?? [] { free(pointer) } }
+            var pid: pid_t = 0
+            let spawned: Int32 =
+                if envp != nil {
+                    posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp!)
+                } else {
+                    posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+                }
+            guard spawned == 0 else { throw PinholeError(.fileNotFound, "cannot run \(arguments[0]): error \(spawned)") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let signal = status & 0x7F
+            return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        }
+    }
+}
