@@ -29,7 +29,9 @@ struct GalleryEndToEndTests {
         return server
     }
 
-    @Test func showsTheFeedInARealTerminalAndRestoresItOnQuit() async throws {
+    /// `q` quits with 0; Ctrl-C (SIGINT, the terminal keeps ISIG) with 130; both restore the terminal.
+    @Test(arguments: [("q", "0"), ("C-c", "130")])
+    func showsTheFeedInARealTerminalAndRestoresItOnQuit(quitKey: String, expectedStatus: String) async throws {
         // Given a feed over loopback HTTP and the built binary in a 120×40 tmux pane
         let server = try await Self.serveFeed()
         defer { server.stop() }
@@ -44,7 +46,7 @@ struct GalleryEndToEndTests {
             + "echo $? > '\(scratch.path)/exit'; stty -a > '\(scratch.path)/stty'; sleep 120"
         try await tmux.run(["new-session", "-d", "-s", "gallery", "-x", "120", "-y", "40", command])
         do {
-            try await checkGallery(in: tmux, scratch: scratch)
+            try await checkGallery(in: tmux, scratch: scratch, quitKey: quitKey, expectedStatus: expectedStatus)
         } catch {
             await tmux.killServer()
             throw error
@@ -52,7 +54,7 @@ struct GalleryEndToEndTests {
         await tmux.killServer()
     }
 
-    private func checkGallery(in tmux: Tmux, scratch: URL) async throws {
+    private func checkGallery(in tmux: Tmux, scratch: URL, quitKey: String, expectedStatus: String) async throws {
 
         // When the feed and its thumbnails have loaded
         let pane = try await tmux.waitForPane(escapes: true) { pane in
@@ -66,13 +68,13 @@ struct GalleryEndToEndTests {
         #expect(pane.contains("✗ not an image · r retries"))
         #expect(pane.contains("frame p50") && pane.contains("hitches") && pane.contains("threads"))
 
-        // When the first row is marked as a favourite and q is pressed
+        // When the first row is marked as a favourite and q (or Ctrl-C) is pressed
         try await tmux.run(["send-keys", "-t", "gallery", "f"])
         let marked = try await tmux.waitForPane { $0.contains("1/4 · ★ 1") }
         #expect(marked.contains("1/4 · ★ 1"))
-        try await tmux.run(["send-keys", "-t", "gallery", "q"])
+        try await tmux.run(["send-keys", "-t", "gallery", quitKey])
 
-        // Then the program exits 0, the terminal is back in canonical mode with echo, the alternate screen is
+        // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate screen is
         // gone, and the favourite and the stats were written
         let exitFile = scratch.appendingPathComponent("exit")
         let sttyPath = scratch.path + "/stty"
@@ -80,7 +82,7 @@ struct GalleryEndToEndTests {
             ((try? String(contentsOfFile: sttyPath, encoding: .utf8)) ?? "").contains("speed")
         }
         let exitStatus = try await WorkerThreadPool.io.run { try? String(contentsOf: exitFile, encoding: .utf8) }
-        #expect(exitStatus?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(exitStatus?.trimmingCharacters(in: .whitespacesAndNewlines) == expectedStatus)
         let stty = try await WorkerThreadPool.io.run {
             (try? String(contentsOfFile: scratch.path + "/stty", encoding: .utf8)) ?? ""
         }
