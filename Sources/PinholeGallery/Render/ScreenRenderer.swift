@@ -60,7 +60,7 @@ public enum ScreenRenderer {
         var right = ""
         if case .list(let list) = state.content {
             let selected = list.rows.first(where: \.isSelected).map { $0.index + 1 } ?? 0
-            right = "\(selected)/\(list.totalCount) · ★ \(list.favouriteCount) "
+            right = "  \(selected)/\(list.totalCount) · ★ \(list.favouriteCount) "
         }
         let rightWidth = TextWidth.columns(right)
         let left = TextWidth.fit(" Pinhole · " + state.title, to: max(1, width - rightWidth))
