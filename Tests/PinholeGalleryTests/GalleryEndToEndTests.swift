@@ -78,8 +78,10 @@ struct GalleryEndToEndTests {
         // gone, and the favourite and the stats were written
         let exitFile = scratch.appendingPathComponent("exit")
         let sttyPath = scratch.path + "/stty"
-        let after = try await tmux.waitForPane { _ in
+        // (tmux parses the pane's output on its own schedule: wait for the screen switch as well as the file.)
+        let after = try await tmux.waitForPane { pane in
             ((try? String(contentsOfFile: sttyPath, encoding: .utf8)) ?? "").contains("speed")
+                && !pane.contains("Harbour at dawn")
         }
         let exitStatus = try await WorkerThreadPool.io.run { try? String(contentsOf: exitFile, encoding: .utf8) }
         #expect(exitStatus?.trimmingCharacters(in: .whitespacesAndNewlines) == expectedStatus)
