@@ -72,6 +72,21 @@ struct GalleryEndToEndTests {
         try await tmux.run(["send-keys", "-t", "gallery", "f"])
         let marked = try await tmux.waitForPane { $0.contains("1/4 · ★ 1") }
         #expect(marked.contains("1/4 · ★ 1"))
+
+        // When the terminal shrinks to 60×20 (SIGWINCH)
+        try await tmux.run(["resize-window", "-t", "gallery", "-x", "60", "-y", "20"])
+        func thumbnailLines(_ pane: String) -> Int {
+            pane.split(separator: "\n").filter { line in
+                let cells = line.dropFirst(3)  // selection bar, favourite mark, space
+                return cells.hasPrefix(String(repeating: "▀", count: 12)) && !cells.dropFirst(12).hasPrefix("▀")
+            }.count
+        }
+        let narrow = try await tmux.waitForPane { thumbnailLines($0) == 12 }
+        // Then the layout follows: three rows of 12×4-cell thumbnails, lines cut to 60 columns
+        let narrowLines = narrow.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(thumbnailLines(narrow) == 12, "\(narrow)")
+        #expect(narrowLines.first?.contains("1/4 · ★ 1") == true)
+        #expect(narrowLines.allSatisfy { $0.count <= 60 })
         try await tmux.run(["send-keys", "-t", "gallery", quitKey])
 
         // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate screen is
@@ -101,7 +116,7 @@ struct GalleryEndToEndTests {
         for key in ["frameP50Ms", "frameP99Ms", "hitches", "hangs", "peakThreads", "imagesShown", "memoryHits"] {
             #expect(figures?[key] != nil, "stats lack \(key)")
         }
-        #expect(figures?["imagesShown"] as? Int == 3)
+        #expect(figures?["imagesShown"] as? Int == 6, "3 thumbnails at 120 columns, the same 3 again at 60")
     }
 
     @Test func scriptedRunWithoutATerminalWritesStats() async throws {
