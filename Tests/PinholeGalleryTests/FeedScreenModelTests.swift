@@ -121,7 +121,8 @@ struct FeedScreenModelTests {
         let home = try GalleryFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let store = FavouritesStore(fileURL: home.appendingPathComponent("pinhole/favourites.json"))
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("pinhole"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("pinhole"), withIntermediateDirectories: true)
         try Data("{\"favourites\": [\"item-1\"".utf8).write(to: store.fileURL)
         let (loader, _) = GalleryFixture.countingLoader(GalleryFixture.feedData(count: 3, imagePrefix: nil))
         let model = GalleryFixture.model(loader: loader, store: store)
@@ -202,10 +203,11 @@ struct FeedScreenModelTests {
         images.heal()
         model.handle(.retry)
         // Then the thumbnails load
-        #expect(await eventually {
-            guard case .list(let list) = model.screenState().content else { return false }
-            return list.rows.allSatisfy { if case .image = $0.thumbnail { true } else { false } }
-        })
+        #expect(
+            await eventually {
+                guard case .list(let list) = model.screenState().content else { return false }
+                return list.rows.allSatisfy { if case .image = $0.thumbnail { true } else { false } }
+            })
         #expect(images.requests("/fail/1.jpg") == 2)
     }
 

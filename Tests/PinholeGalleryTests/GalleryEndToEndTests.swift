@@ -15,7 +15,9 @@ struct GalleryEndToEndTests {
         let files = ["baseline.jpg", "iccp-p3-green.png", "interlaced-adam7.png", "html-200-as-jpeg.jpg"]
         let titles = ["Harbour at dawn", "Green field", "Interlaced tiles", "Broken picture"]
         let directory = fixtures
-        let bodies = try await WorkerThreadPool.io.run { try files.map { try Data(contentsOf: directory.appendingPathComponent($0)) } }
+        let bodies = try await WorkerThreadPool.io.run {
+            try files.map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+        }
         var items: [[String: Any]] = []
         for (index, file) in files.enumerated() {
             server.route("/img/\(file)", .image(bodies[index], latency: .milliseconds(80)))
@@ -24,8 +26,11 @@ struct GalleryEndToEndTests {
                 "date_published": "2026-03-0\(4 + index)T10:20:30Z",
             ])
         }
-        let feed: [String: Any] = ["version": "https://jsonfeed.org/version/1.1", "title": "End to end", "items": items]
-        server.route("/feed.json", Route(body: try JSONSerialization.data(withJSONObject: feed), latency: .milliseconds(100)))
+        let feed: [String: Any] = [
+            "version": "https://jsonfeed.org/version/1.1", "title": "End to end", "items": items,
+        ]
+        server.route(
+            "/feed.json", Route(body: try JSONSerialization.data(withJSONObject: feed), latency: .milliseconds(100)))
         return server
     }
 
@@ -40,8 +45,10 @@ struct GalleryEndToEndTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let tmux = Tmux()
         let binary = Tmux.binary
-        #expect(FileManager.default.isExecutableFile(atPath: binary), "build the CLI first: swift build --product pinhole")
-        let command = "env LANG=en_US.UTF-8 LC_ALL= LC_TIME= XDG_DATA_HOME='\(scratch.path)' '\(binary)' gallery "
+        #expect(
+            FileManager.default.isExecutableFile(atPath: binary), "build the CLI first: swift build --product pinhole")
+        let command =
+            "env LANG=en_US.UTF-8 LC_ALL= LC_TIME= XDG_DATA_HOME='\(scratch.path)' '\(binary)' gallery "
             + "'\(server.url("/feed.json").absoluteString)' --stats-json '\(scratch.path)/stats.json'; "
             + "echo $? > '\(scratch.path)/exit'; stty -a > '\(scratch.path)/stty'; sleep 120"
         try await tmux.run(["new-session", "-d", "-s", "gallery", "-x", "120", "-y", "40", command])
@@ -111,7 +118,9 @@ struct GalleryEndToEndTests {
             (try? String(contentsOfFile: scratch.path + "/pinhole/favourites.json", encoding: .utf8)) ?? ""
         }
         #expect(favourites.contains("\"e2e-1\""))
-        let stats = try await WorkerThreadPool.io.run { try? Data(contentsOf: scratch.appendingPathComponent("stats.json")) }
+        let stats = try await WorkerThreadPool.io.run {
+            try? Data(contentsOf: scratch.appendingPathComponent("stats.json"))
+        }
         let figures = try JSONSerialization.jsonObject(with: try #require(stats)) as? [String: Any]
         for key in ["frameP50Ms", "frameP99Ms", "hitches", "hangs", "peakThreads", "imagesShown", "memoryHits"] {
             #expect(figures?[key] != nil, "stats lack \(key)")
@@ -126,8 +135,10 @@ struct GalleryEndToEndTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let arguments = [Tmux.binary, "gallery", server.url("/feed.json").absoluteString,
-                         "--script", "ready,down:3,f,up,quit", "--stats-json", scratch.path + "/stats.json"]
+        let arguments = [
+            Tmux.binary, "gallery", server.url("/feed.json").absoluteString,
+            "--script", "ready,down:3,f,up,quit", "--stats-json", scratch.path + "/stats.json",
+        ]
         let environment = ["XDG_DATA_HOME": scratch.path, "COLUMNS": "80", "LINES": "24", "LANG": "de_DE.UTF-8"]
         // When it runs to the end of the script
         let status = try await Spawn.run(arguments, environment: environment)
@@ -137,7 +148,9 @@ struct GalleryEndToEndTests {
             (try? String(contentsOfFile: scratch.path + "/pinhole/favourites.json", encoding: .utf8)) ?? ""
         }
         #expect(favourites.contains("\"e2e-4\""))
-        let stats = try await WorkerThreadPool.io.run { try? Data(contentsOf: scratch.appendingPathComponent("stats.json")) }
+        let stats = try await WorkerThreadPool.io.run {
+            try? Data(contentsOf: scratch.appendingPathComponent("stats.json"))
+        }
         let figures = try JSONSerialization.jsonObject(with: try #require(stats)) as? [String: Any]
         #expect(figures?["feedItems"] as? Int == 4)
         #expect((figures?["frames"] as? Int ?? 0) > 0)

@@ -21,8 +21,10 @@ struct GalleryLocaleTests {
     @Test func datesAreAbbreviatedInTheUsersLocale() {
         // Given one date and the German and American locales
         let utc = TimeZone(identifier: "UTC")!
-        let german = GalleryLocale.dateStyle(locale: GalleryLocale.fromEnvironment(["LANG": "de_DE.UTF-8"]), timeZone: utc)
-        let american = GalleryLocale.dateStyle(locale: GalleryLocale.fromEnvironment(["LANG": "en_US.UTF-8"]), timeZone: utc)
+        let german = GalleryLocale.dateStyle(
+            locale: GalleryLocale.fromEnvironment(["LANG": "de_DE.UTF-8"]), timeZone: utc)
+        let american = GalleryLocale.dateStyle(
+            locale: GalleryLocale.fromEnvironment(["LANG": "en_US.UTF-8"]), timeZone: utc)
         // When it is formatted
         // Then each locale writes it its own way
         #expect(Self.date.formatted(american) == "Mar 4, 2026")

@@ -15,9 +15,10 @@ struct HalfBlockImageTests {
         // Then each cell has the top pixel as foreground and the bottom pixel as background
         #expect(cells.cells[0][0] == .init(top: Color(r: 255, g: 0, b: 0), bottom: Color(r: 0, g: 0, b: 255)))
         #expect(cells.cells[0][1] == .init(top: Color(r: 0, g: 255, b: 0), bottom: Color(r: 255, g: 255, b: 255)))
-        #expect(cells.lines == [
-            "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀\u{1B}[38;2;0;255;0m\u{1B}[48;2;255;255;255m▀\u{1B}[0m"
-        ])
+        #expect(
+            cells.lines == [
+                "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀\u{1B}[38;2;0;255;0m\u{1B}[48;2;255;255;255m▀\u{1B}[0m"
+            ])
     }
 
     @Test func repeatedColoursAreNotRepeatedInTheOutput() {

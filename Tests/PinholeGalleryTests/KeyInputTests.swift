@@ -31,10 +31,11 @@ struct KeyInputTests {
 
     @Test func parsesAScript() throws {
         let script = try KeyScript.parse("wait:2000, down:40,up:40,ready,f,quit")
-        #expect(script.steps == [
-            .wait(milliseconds: 2000), .key(.down, count: 40), .key(.up, count: 40),
-            .ready(timeoutMilliseconds: 30_000), .key(.favourite, count: 1), .key(.quit, count: 1),
-        ])
+        #expect(
+            script.steps == [
+                .wait(milliseconds: 2000), .key(.down, count: 40), .key(.up, count: 40),
+                .ready(timeoutMilliseconds: 30_000), .key(.favourite, count: 1), .key(.quit, count: 1),
+            ])
     }
 
     @Test func keysCanBePressedAtAnInterval() throws {

@@ -28,7 +28,9 @@ final class DecodeThreadPriority: Sendable {
         defer { closedir(directory) }
         var changed = 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let thread = Int32(name), seen.withLock({ $0.insert(thread).inserted }) else { continue }
             let comm = Self.threadName(thread)
             guard Self.prefixes.contains(where: comm.hasPrefix) else { continue }

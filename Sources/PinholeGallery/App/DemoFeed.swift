@@ -35,7 +35,8 @@ public final class DemoFeed: Sendable {
         -> URL
     {
         if let corpus = environment["PINHOLE_CORPUS"], !corpus.isEmpty { return URL(fileURLWithPath: corpus) }
-        let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let cacheHome =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         return URL(fileURLWithPath: cacheHome).appendingPathComponent("pinhole/corpus")
     }
@@ -61,13 +62,16 @@ public final class DemoFeed: Sendable {
             return (photos, Self.readManifest(directory + "/MANIFEST.tsv"))
         }
         guard !photos.isEmpty else {
-            throw Error(description: "no photos in \(directory) (build the corpus with scripts/make-corpus.sh "
-                + "or set PINHOLE_CORPUS)")
+            throw Error(
+                description: "no photos in \(directory) (build the corpus with scripts/make-corpus.sh "
+                    + "or set PINHOLE_CORPUS)")
         }
         let server = try PinholeTestServer()
         let demo = DemoFeed(server: server, itemCount: max(1, itemCount))
         let feed = demo.feedDocument(photos: photos, manifest: manifest)
-        server.route("/feed.json", Route(headers: ["content-type": "application/feed+json"], body: feed, latency: .milliseconds(150)))
+        server.route(
+            "/feed.json",
+            Route(headers: ["content-type": "application/feed+json"], body: feed, latency: .milliseconds(150)))
         server.setHandler { request in
             let parts = request.path.split(separator: "/")
             guard parts.count == 3, parts[0] == "img", let index = Int(parts[1]) else { return nil }
@@ -117,8 +121,9 @@ public final class DemoFeed: Sendable {
             if ["kde", "mate", "skimage", "sklearn"].contains(part) { continue }
             if part.hasSuffix("mp"), Int(part.dropLast(2)) != nil {
                 notes.append(part.dropLast(2) + " MP")
-            } else if words.isEmpty || notes.isEmpty && part.count > 4 && !part.contains("exif") && part != "progressive"
-                && part != "baseline" && part != "portrait" && part != "cmyk"
+            } else if words.isEmpty
+                || notes.isEmpty && part.count > 4 && !part.contains("exif") && part != "progressive"
+                    && part != "baseline" && part != "portrait" && part != "cmyk"
             {
                 words.append(part.prefix(1).uppercased() + part.dropFirst())
             } else {

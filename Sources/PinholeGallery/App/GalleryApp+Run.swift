@@ -19,7 +19,8 @@ extension GalleryApp {
             feedURL = FeedLoaders.url(forArgument: feed)
         } else {
             do {
-                let started = try await DemoFeed.start(corpus: DemoFeed.defaultCorpusDirectory(environment: options.environment))
+                let started = try await DemoFeed.start(
+                    corpus: DemoFeed.defaultCorpusDirectory(environment: options.environment))
                 demo = started
                 feedURL = started.feedURL
             } catch {
@@ -35,7 +36,8 @@ extension GalleryApp {
             feedURL: feedURL, loader: FeedLoaders.live(), pipeline: pipeline,
             favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),
             locale: GalleryLocale.fromEnvironment(options.environment), size: size)
-        let app = GalleryApp(model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
+        let app = GalleryApp(
+            model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
             decodeNice: options.decodeNice)
 
         let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil

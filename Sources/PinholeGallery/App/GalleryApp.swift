@@ -172,7 +172,8 @@ public final class GalleryApp {
         }
         if mustDraw { draw() }
         let end = clock.now
-        stats.record(milliseconds: max(0, Self.milliseconds(end - due)), workMilliseconds: Self.milliseconds(end - start))
+        stats.record(
+            milliseconds: max(0, Self.milliseconds(end - due)), workMilliseconds: Self.milliseconds(end - start))
     }
 
     /// User + system CPU time of the process so far, in seconds.
@@ -222,11 +223,14 @@ public final class GalleryApp {
         let sample = sampler.sample
         return GalleryStats(
             frameP50Ms: stats.percentile(0.5), frameP99Ms: stats.percentile(0.99), frameMaxMs: stats.maximum,
-            workP50Ms: FrameStats.percentile(stats.workSamples, 0.5), workP99Ms: FrameStats.percentile(stats.workSamples, 0.99),
+            workP50Ms: FrameStats.percentile(stats.workSamples, 0.5),
+            workP99Ms: FrameStats.percentile(stats.workSamples, 0.99),
             workMaxMs: stats.workSamples.max() ?? 0,
-            frames: stats.samples.count, framesDrawn: framesDrawn, framesDeferred: framesDeferred, hitches: stats.hitches, hangs: stats.hangs,
+            frames: stats.samples.count, framesDrawn: framesDrawn, framesDeferred: framesDeferred,
+            hitches: stats.hitches, hangs: stats.hangs,
             peakThreads: sample.peakThreads, peakRSSBytes: sample.peakResidentBytes,
-            imagesShown: model.imagesShown, memoryHits: metrics.memoryHits + model.memoryCacheHits, requests: metrics.requests,
+            imagesShown: model.imagesShown, memoryHits: metrics.memoryHits + model.memoryCacheHits,
+            requests: metrics.requests,
             downloadsStarted: metrics.downloadsStarted, downloadsCompleted: metrics.downloadsCompleted,
             downloadsCancelled: metrics.downloadsCancelled, decodes: metrics.decodes, feedItems: model.rows.count,
             cpuSeconds: Self.cpuSeconds(), seconds: seconds, exitStatus: exitStatus)

@@ -69,7 +69,8 @@ public struct KeyScript: Sendable, Equatable {
                 steps.append(.ready(timeoutMilliseconds: number ?? 30_000))
             default:
                 guard let key = names[parts[0]] else {
-                    throw ParseError(message: "unknown script step '\(parts[0])' (keys: up down pgup pgdn home end f r q)")
+                    throw ParseError(
+                        message: "unknown script step '\(parts[0])' (keys: up down pgup pgdn home end f r q)")
                 }
                 steps.append(.key(key, count: number ?? 1, intervalMilliseconds: interval))
             }

@@ -68,7 +68,9 @@ final class ProcessSampler: Sendable {
     /// The number after `key` on its line of `status` (kB for `Vm*` lines).
     static func value(of key: String, in status: String) -> Int? {
         for line in status.split(separator: "\n") where line.hasPrefix(key) {
-            return line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+            return line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap {
+                Int($0)
+            }
         }
         return nil
     }

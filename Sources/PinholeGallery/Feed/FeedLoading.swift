@@ -2,7 +2,7 @@ public import Foundation
 import Pinhole
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fetches the bytes of a feed document: the single injection point of the feed screen's loading.

@@ -36,7 +36,9 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
             case contentText = "content_text"
         }
 
-        public init(id: String, title: String, url: URL? = nil, image: URL? = nil, date: Date? = nil, summary: String? = nil) {
+        public init(
+            id: String, title: String, url: URL? = nil, image: URL? = nil, date: Date? = nil, summary: String? = nil
+        ) {
             self.id = id
             self.title = title
             self.url = url
@@ -52,7 +54,8 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
             } else if let number = try? container.decode(Int.self, forKey: .id) {
                 id = String(number)
             } else {
-                throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "item without an id")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .id, in: container, debugDescription: "item without an id")
             }
             title = (try? container.decodeIfPresent(String.self, forKey: .title)) ?? ""
             url = Self.url(container, .url)

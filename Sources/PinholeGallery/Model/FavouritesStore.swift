@@ -79,7 +79,8 @@ public struct FavouritesStore: Sendable {
         } catch {
             return Loaded(ids: [], problem: "favourites file was corrupt and could not be replaced: \(error)")
         }
-        return Loaded(ids: [], problem: "favourites file was corrupt: kept as \(aside.lastPathComponent), started empty")
+        return Loaded(
+            ids: [], problem: "favourites file was corrupt: kept as \(aside.lastPathComponent), started empty")
     }
 
     /// Writes `ids` atomically (temporary file + `rename`), creating the directory if needed.

@@ -186,7 +186,9 @@ extension FeedScreenModel {
             let favouriteCount = rows.reduce(0) { $0 + (favourites.contains($1.id) ? 1 : 0) }
             content = .list(.init(rows: shown, totalCount: rows.count, favouriteCount: favouriteCount))
         }
-        let title = phase == .loaded ? (feedTitle.isEmpty ? feedURL.lastPathComponent : feedTitle) : feedURL.absoluteString
-        return ScreenState(title: title, content: content, message: diagnostic, status: status, spinnerFrame: spinnerFrame)
+        let title =
+            phase == .loaded ? (feedTitle.isEmpty ? feedURL.lastPathComponent : feedTitle) : feedURL.absoluteString
+        return ScreenState(
+            title: title, content: content, message: diagnostic, status: status, spinnerFrame: spinnerFrame)
     }
 }

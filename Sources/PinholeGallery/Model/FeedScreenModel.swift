@@ -209,10 +209,11 @@ public final class FeedScreenModel {
     ) async -> Result<(title: String, rows: [FeedRow]), FeedError> {
         do {
             let data = try await loader(url)
-            return .success(try await WorkerThreadPool.cpu.run {
-                let feed = try JSONFeed.decode(data)
-                return (feed.title, FeedRow.rows(of: feed, dateStyle: dateStyle))
-            })
+            return .success(
+                try await WorkerThreadPool.cpu.run {
+                    let feed = try JSONFeed.decode(data)
+                    return (feed.title, FeedRow.rows(of: feed, dateStyle: dateStyle))
+                })
         } catch let error as FeedError {
             return .failure(error)
         } catch is CancellationError {

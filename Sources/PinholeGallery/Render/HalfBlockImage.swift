@@ -77,9 +77,10 @@ public struct HalfBlockImage: Sendable, Hashable {
         var cells: [[Cell]] = []
         cells.reserveCapacity(rows)
         for row in 0..<rows {
-            cells.append((0..<columns).map { x in
-                Cell(top: pixels[(row * 2) * boxWidth + x], bottom: pixels[(row * 2 + 1) * boxWidth + x])
-            })
+            cells.append(
+                (0..<columns).map { x in
+                    Cell(top: pixels[(row * 2) * boxWidth + x], bottom: pixels[(row * 2 + 1) * boxWidth + x])
+                })
         }
         self.columns = columns
         self.rows = rows

@@ -109,7 +109,8 @@ public enum ScreenRenderer {
         case .failed:
             let fill = red + String(repeating: "░", count: columns) + reset
             let left = (columns - 1) / 2
-            let mark = red + String(repeating: "░", count: left) + bold + "✗" + reset + red
+            let mark =
+                red + String(repeating: "░", count: left) + bold + "✗" + reset + red
                 + String(repeating: "░", count: columns - left - 1) + reset
             return (0..<rows).map { $0 == (rows - 1) / 2 ? mark : fill }
         }

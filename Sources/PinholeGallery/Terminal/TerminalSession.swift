@@ -52,10 +52,12 @@ public enum TerminalSession {
 
     /// Restores what ``enter(rawInput:alternateScreen:)`` changed; idempotent.
     public static func restore() {
-        guard let state = saved.withLock({ saved -> Saved? in
-            defer { saved = nil }
-            return saved
-        }) else { return }
+        guard
+            let state = saved.withLock({ saved -> Saved? in
+                defer { saved = nil }
+                return saved
+            })
+        else { return }
         if state.alternateScreen { write(restoreSequence) }
         if var original = state.termios { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) }
         CrashRestore.disarm()

@@ -53,7 +53,8 @@ final class FakeImageLoader: DataLoading {
         if path.hasPrefix("/fail/") && !healed {
             throw PinholeError(.httpStatus, "HTTP 404 for \(path)", httpStatusCode: 404)
         }
-        return DataResponse(data: FakeImageBytes.data(shade: UInt8(truncatingIfNeeded: path.count * 9)), url: request.url)
+        return DataResponse(
+            data: FakeImageBytes.data(shade: UInt8(truncatingIfNeeded: path.count * 9)), url: request.url)
     }
 }
 
@@ -73,7 +74,9 @@ enum GalleryFixture {
             if let imagePrefix { item["image"] = "https://img.example/\(imagePrefix)/\(index + 1).jpg" }
             return item
         }
-        let document: [String: Any] = ["version": "https://jsonfeed.org/version/1.1", "title": "Test photos", "items": items]
+        let document: [String: Any] = [
+            "version": "https://jsonfeed.org/version/1.1", "title": "Test photos", "items": items,
+        ]
         return try! JSONSerialization.data(withJSONObject: document)
     }
 

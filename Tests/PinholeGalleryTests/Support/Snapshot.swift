@@ -30,14 +30,17 @@ enum Snapshot {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try actual.write(to: url, atomically: true, encoding: .utf8)
             }
-            Issue.record("Recorded snapshot \(name).txt; run the test again without PINHOLE_RECORD_SNAPSHOTS",
+            Issue.record(
+                "Recorded snapshot \(name).txt; run the test again without PINHOLE_RECORD_SNAPSHOTS",
                 sourceLocation: sourceLocation)
             return
         }
         if stored != actual {
             let storedLines = stored.split(separator: "\n", omittingEmptySubsequences: false)
             let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = Array(zip(storedLines, actualLines)).firstIndex { $0 != $1 } ?? min(storedLines.count, actualLines.count)
+            let first =
+                Array(zip(storedLines, actualLines)).firstIndex { $0 != $1 }
+                ?? min(storedLines.count, actualLines.count)
             Issue.record(
                 "Snapshot \(name).txt differs first at line \(first + 1):\n  stored: \(first < storedLines.count ? String(storedLines[first]) : "<none>")\n  actual: \(first < actualLines.count ? String(actualLines[first]) : "<none>")\nRe-record with PINHOLE_RECORD_SNAPSHOTS=1 if the change is intended.",
                 sourceLocation: sourceLocation)

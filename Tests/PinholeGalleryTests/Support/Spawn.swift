@@ -32,7 +32,9 @@ enum Spawn {
                 } else {
                     posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
                 }
-            guard spawned == 0 else { throw PinholeError(.fileNotFound, "cannot run \(arguments[0]): error \(spawned)") }
+            guard spawned == 0 else {
+                throw PinholeError(.fileNotFound, "cannot run \(arguments[0]): error \(spawned)")
+            }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             let signal = status & 0x7F

@@ -10,7 +10,7 @@ struct Tmux {
     static var binary: String {
         ProcessInfo.processInfo.environment["PINHOLE_BINARY"]
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/pinhole").path
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/pinhole").path
     }
 
     /// `tmux -L SOCKET -f /dev/null ARGUMENTS…` (see ``Spawn``); returns its standard output.
