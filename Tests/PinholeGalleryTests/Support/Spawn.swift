@@ -36,6 +36,19 @@ enum Spawn {
                 throw PinholeError(.fileNotFound, "posix_spawn_file_actions_addclosefrom_np is missing")
             }
             _ = closeFrom(&actions, 3)
+            // Default signal handling and an empty mask in the child: dispositions set to "ignore" and blocked
+            // signals would otherwise be inherited from the test runner, and a pane's process that ignores
+            // SIGHUP keeps a killed tmux server alive.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            var allSignals = sigset_t()
+            sigfillset(&allSignals)
+            posix_spawnattr_setsigdefault(&attributes, &allSignals)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
             defer { for pointer in argv { free(pointer) } }
             var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
@@ -43,9 +56,9 @@ enum Spawn {
             var pid: pid_t = 0
             let spawned: Int32 =
                 if envp != nil {
-                    posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp!)
+                    posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp!)
                 } else {
-                    posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+                    posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
                 }
             guard spawned == 0 else {
                 throw PinholeError(.fileNotFound, "cannot run \(arguments[0]): error \(spawned)")
