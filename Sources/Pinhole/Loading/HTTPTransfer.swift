@@ -63,12 +63,7 @@ final class HTTPTransfer: Sendable {
             return (state.continuation, state.task, state.timer)
         }
         timer?.cancel()
-        if case .failure = result, cancellingTask, let task {
-            // URLSessionTask.cancel() on Linux synchronises with the session's work queue and took 3–15 ms under
-            // load; finish() runs in the caller's cancellation handler (e.g. on the main actor when a row
-            // scrolls away), so the cancel is handed to a utility queue and the caller leaves at once.
-            DispatchQueue.global(qos: .utility).async { task.cancel() }
-        }
+        if case .failure = result, cancellingTask { task?.cancel() }
         continuation?.resume(with: result)
     }
 
