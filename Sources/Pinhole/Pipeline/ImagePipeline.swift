@@ -53,8 +53,15 @@ public final class ImagePipeline: Sendable {
         ImageTask(pipeline: self, request: request)
     }
 
-    /// The memory-cached image for `request`, or `nil`. Synchronous, lock-protected, no I/O.
+    /// The memory-cached image for `request`, or `nil`. Synchronous, lock-protected, no I/O. A hit counts in
+    /// ``PipelineMetrics/memoryHits`` (so hits served to an ``ImageSlot`` show in the metrics too).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        guard let response = memoryCachedImage(for: request) else { return nil }
+        recorder.record { $0.memoryHits += 1 }
+        return response
+    }
+
+    func memoryCachedImage(for request: ImageRequest) -> ImageResponse? {
         guard !request.options.contains(.disableMemoryCacheReads),
             !request.options.contains(.reloadIgnoringCachedData),
             let decoded = configuration.memoryCache?[request.imageKey]
@@ -87,10 +94,7 @@ public final class ImagePipeline: Sendable {
         priority: @escaping @Sendable () -> Priority
     ) async throws -> ImageResponse {
         recorder.record { $0.requests += 1 }
-        if let cached = cachedImage(for: request) {
-            recorder.record { $0.memoryHits += 1 }
-            return cached
-        }
+        if let cached = cachedImage(for: request) { return cached }
         try validate(request)
         let loaded = try await imageJobs.value(for: request.imageKey, subscriber: subscriber, priority: priority) {
             [self] context in try await runImageJob(request, context: context)

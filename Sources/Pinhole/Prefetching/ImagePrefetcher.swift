@@ -32,7 +32,7 @@ public final class ImagePrefetcher: Sendable {
         for var request in requests {
             request.priority = priority
             let key = request.imageKey
-            guard pipeline.cachedImage(for: request) == nil else { continue }
+            guard pipeline.memoryCachedImage(for: request) == nil else { continue }
             let started: ImageTask? = tasks.withLock { tasks in
                 guard tasks[key] == nil else { return nil }
                 let task = pipeline.imageTask(for: request)

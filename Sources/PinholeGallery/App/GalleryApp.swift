@@ -213,7 +213,7 @@ public final class GalleryApp {
         func ms(_ value: Double) -> String { String(format: "%.1fms", value) }
         return "frame p50 \(ms(stats.recentPercentile(0.5))) p99 \(ms(stats.recentPercentile(0.99)))"
             + " · hitches \(stats.hitches) · hangs \(stats.hangs) · threads \(sample.threads)"
-            + " · in flight \(network.running)+\(network.waiting) · mem hits \(metrics.memoryHits + model.memoryCacheHits)"
+            + " · in flight \(network.running)+\(network.waiting) · mem hits \(metrics.memoryHits)"
             + " · shown \(model.imagesShown)"
     }
 
@@ -229,7 +229,7 @@ public final class GalleryApp {
             frames: stats.samples.count, framesDrawn: framesDrawn, framesDeferred: framesDeferred,
             hitches: stats.hitches, hangs: stats.hangs,
             peakThreads: sample.peakThreads, peakRSSBytes: sample.peakResidentBytes,
-            imagesShown: model.imagesShown, memoryHits: metrics.memoryHits + model.memoryCacheHits,
+            imagesShown: model.imagesShown, memoryHits: metrics.memoryHits,
             requests: metrics.requests,
             downloadsStarted: metrics.downloadsStarted, downloadsCompleted: metrics.downloadsCompleted,
             downloadsCancelled: metrics.downloadsCancelled, decodes: metrics.decodes, feedItems: model.rows.count,
