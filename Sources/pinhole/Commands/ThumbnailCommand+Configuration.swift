@@ -20,6 +20,10 @@ extension ThumbnailCommand {
         var contactSheet: String?
         /// Print one JSON object instead of the human summary.
         var json = false
+        /// Treat inputs as untrusted (`--untrusted`): files only under ``allowedRoot``, limits always on.
+        var untrusted = false
+        /// The directory untrusted inputs must lie in (symlinks resolved); the current directory by default.
+        var allowedRoot: String = "."
         /// Show the help and do nothing else.
         var showsHelp = false
 
@@ -39,6 +43,11 @@ extension ThumbnailCommand {
                 + "processors (\(ProcessInfo.processInfo.activeProcessorCount) here)."),
             .value("--contact-sheet", "FILE", help: "Also write one image of all thumbnails in a grid to FILE; its "
                 + "format follows the extension (.jpg, .jpeg, .png or .webp)."),
+            .flag("--untrusted", help: "Treat inputs as untrusted: only files under --allowed-root (after resolving "
+                + "symbolic links; paths with '..' are refused), at most 100 megapixels and 50 MB each. A refused "
+                + "input fails with kind untrusted_source."),
+            .value("--allowed-root", "DIR", help: "The directory untrusted inputs must be in. Default: the current "
+                + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
             .flag("--help", help: "Show this help (also -h)."),
         ]
@@ -64,6 +73,11 @@ extension ThumbnailCommand {
             }
             configuration.jobs = try parsed.integer("--jobs", default: configuration.jobs, in: 1...256)
             configuration.json = parsed.has("--json")
+            configuration.untrusted = parsed.has("--untrusted")
+            if let root = parsed.string("--allowed-root") {
+                guard configuration.untrusted else { throw UsageError("--allowed-root needs --untrusted") }
+                configuration.allowedRoot = root
+            }
             if let sheet = parsed.string("--contact-sheet") {
                 guard contactSheetFormat(for: sheet) != nil else {
                     throw UsageError("--contact-sheet: unknown extension of '\(sheet)' (use .jpg, .jpeg, .png or .webp)")
@@ -93,6 +107,7 @@ extension ThumbnailCommand {
             var lines = [
                 "USAGE: pinhole thumbnail INPUT... [--size PIXELS] [--format jpeg|png|webp] [--quality Q]",
                 "                         [--out DIR] [--jobs N] [--contact-sheet FILE] [--json]",
+                "                         [--untrusted [--allowed-root DIR]]",
                 "",
                 "Makes a thumbnail of every image in INPUT... with libvips (shrink-on-load, EXIF orientation",
                 "applied, colour converted to sRGB, metadata stripped).",

@@ -114,14 +114,26 @@ struct ThumbnailCommand: Sendable {
         return outcomes.compactMap { $0 }
     }
 
+    /// Under `--untrusted`, the checks each input passes before it is read.
+    private var untrustedGuard: UntrustedFileCheck? {
+        configuration.untrusted ? UntrustedFileCheck(root: configuration.allowedRoot) : nil
+    }
+
     /// Reads, decodes, encodes and writes one input.
     private func thumbnail(_ input: InputFile, to output: String) async -> Outcome {
         var bytesIn = 0
         do {
-            let data = try await ioPool.run { try FileAccess.read(input.path) }
+            let data = try await ioPool.run { [untrustedGuard] in
+                try untrustedGuard?.checkFile(input.path)
+                return try FileAccess.read(input.path)
+            }
             bytesIn = data.count
             if let error = PinholeError.forSniffed(ImageFormat.sniff(data)) { throw error }
-            let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
+            var options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
+            if configuration.untrusted {
+                options.maxPixelCount = min(options.maxPixelCount, SourcePolicy.untrustedMaxPixelCount)
+                options.maxFrameCount = min(options.maxFrameCount, SourcePolicy.untrustedMaxFrameCount)
+            }
             let decoded = try await codecs.decoder.decode(data, options: options)
             try Task.checkCancellation()
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
