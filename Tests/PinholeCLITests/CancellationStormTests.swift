@@ -4,8 +4,13 @@ import Testing
 /// The cancellation storm in a child process (`pinhole debug storm`), so its file-descriptor and thread counts
 /// are its own: 10,000 requests over 200 URLs with seeded random cancellations, priority changes, latency and
 /// faults, through the real pipeline, URLSession and libvips.
+///
+/// The full 10,000 requests run with `PINHOLE_STRESS=1` (`.ci/run` runs the stress tests on their own, after the
+/// suite); the ordinary parallel suite runs 2,000, so the storm does not starve the timing of other tests.
 @Suite(.timeLimit(.minutes(3)))
 struct CancellationStormTests {
+    static let requests = ProcessInfo.processInfo.environment["PINHOLE_STRESS"] == "1" ? 10_000 : 2_000
+
     struct Report: Decodable {
         var requests: Int
         var succeeded: Int
@@ -23,17 +28,19 @@ struct CancellationStormTests {
         var passed: Bool
     }
 
-    @Test func tenThousandRequestsEachGetOneAnswerAndLeaveNothingBehind() async throws {
+    @Test func everyRequestGetsOneAnswerAndNothingIsLeftBehind() async throws {
         // Given a fresh process
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // When it runs the storm
-        let result = try await PinholeBinary.run(["debug", "storm", "--seed", "1", "--requests", "10000"], in: directory.path)
+        let result = try await PinholeBinary.run(["debug", "storm", "--seed", "1", "--requests", "\(Self.requests)"], in: directory.path)
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         // Then every caller got exactly one answer, of each kind
-        #expect(report.succeeded + report.failed + report.cancelled == 10_000)
+        #expect(report.requests == Self.requests)
+        #expect(report.succeeded + report.failed + report.cancelled == Self.requests)
         #expect(report.unexpected == 0)
-        #expect(report.succeeded > 1000 && report.failed > 100 && report.cancelled > 1000)
+        #expect(report.succeeded > Self.requests / 10 && report.failed > Self.requests / 100
+                && report.cancelled > Self.requests / 10)
         // And no job, queued download or transfer is left; sockets and threads are back to their baseline
         #expect(report.activeImageJobs == 0)
         #expect(report.networkRunning == 0 && report.networkWaiting == 0)

@@ -5,6 +5,8 @@ import Testing
 /// self-checking entries (key line + data + FNV-1a hash) and is SIGKILLed at seeded random moments; each reopened
 /// cache (`pinhole debug disk-cache-check`) serves only whole entries of the right key, stays under its size
 /// limit on disk, and stores and reads a new entry.
+///
+/// 120 kills with `PINHOLE_STRESS=1` (`.ci/run` runs the stress tests on their own); 20 in the ordinary suite.
 @Suite(.timeLimit(.minutes(5)))
 struct DiskCacheCrashTests {
     struct Check: Decodable {
@@ -18,9 +20,9 @@ struct DiskCacheCrashTests {
         var passed: Bool
     }
 
-    static let kills = 120
+    static let kills = ProcessInfo.processInfo.environment["PINHOLE_STRESS"] == "1" ? 120 : 20
 
-    @Test func writerKilledOneHundredTwentyTimesNeverLeavesATornEntry() async throws {
+    @Test func aWriterKilledAtRandomMomentsNeverLeavesATornEntry() async throws {
         // Given one cache directory (400 KB limit) shared by every writer in turn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -48,7 +50,7 @@ struct DiskCacheCrashTests {
             }
         }
         // And the writers really were killed mid-run, over a cache that held entries
-        #expect(killedWhileWriting >= 100)
+        #expect(killedWhileWriting >= Self.kills * 5 / 6)
         #expect(checks.contains { $0.entries > 3 })
         #expect(checks.allSatisfy { $0.verified == $0.entries })
     }
