@@ -18,9 +18,9 @@ ARTIFACTS="$SCRATCH/artifacts"
 PHOTOS="${PINHOLE_CORPUS:-${XDG_CACHE_HOME:-$HOME/.cache}/pinhole/corpus}"
 
 swift build -c debug --product PinholeFuzz --scratch-path "$SCRATCH" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPINHOLE_FUZZ -Xlinker -u -Xlinker LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver 2>&1 | grep -E 'error|warning: [^p]|Compiling|Build' | grep -v 'Cannot export local symbol' || true
+    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -DPINHOLE_FUZZ -Xlinker -u -Xlinker LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver 2>&1 | grep -E 'error|warning: [^p]|Compiling|Build' | grep -v 'Cannot export local symbol' || true
 BINARY="$(swift build -c debug --product PinholeFuzz --scratch-path "$SCRATCH" --show-bin-path \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPINHOLE_FUZZ -Xlinker -u -Xlinker LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver 2>/dev/null)/PinholeFuzz"
+    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -DPINHOLE_FUZZ -Xlinker -u -Xlinker LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver 2>/dev/null)/PinholeFuzz"
 [ -x "$BINARY" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }
 
 mkdir -p "$CORPUS_DIR" "$SEEDS" "$ARTIFACTS"
