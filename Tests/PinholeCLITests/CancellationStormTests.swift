@@ -33,7 +33,8 @@ struct CancellationStormTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // When it runs the storm
-        let result = try await PinholeBinary.run(["debug", "storm", "--seed", "1", "--requests", "\(Self.requests)"], in: directory.path)
+        let arguments = ["debug", "storm", "--seed", "1", "--requests", "\(Self.requests)"]
+        let result = try await PinholeBinary.run(arguments, in: directory.path)
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         // Then every caller got exactly one answer, of each kind
         #expect(report.requests == Self.requests)

@@ -20,7 +20,8 @@ struct ConcurrentMemoryTests {
     static func largestPhotos(_ count: Int) throws -> [String] {
         let corpus = CorpusEndToEndTests.corpus
         let names = try FileManager.default.contentsOfDirectory(atPath: corpus)
-            .filter { ["jpg", "jpeg", "png", "webp", "heic"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            .filter { ["jpg", "jpeg", "png", "webp", "heic"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
+            }
         let sized = try names.map { name -> (String, Int) in
             let path = corpus + "/" + name
             return (path, (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
@@ -28,7 +29,7 @@ struct ConcurrentMemoryTests {
         return sized.sorted { $0.1 > $1.1 }.prefix(count).map(\.0)
     }
 
-    @Test(.enabled(if: CorpusEndToEndTests.corpusExists, "no corpus: run scripts/make-corpus.sh (make test does)"))
+    @Test(.enabled(if: CorpusEndToEndTests.corpusExists, "no corpus: run scripts/make-corpus.sh"))
     func twentyLargePhotosAtOnceStayUnderTheDocumentedPeak() async throws {
         // Given the 20 largest photos of the corpus
         let photos = try Self.largestPhotos(20)

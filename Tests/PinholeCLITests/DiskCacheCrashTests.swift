@@ -39,7 +39,8 @@ struct DiskCacheCrashTests {
             if ready && status == SIGKILL { killedWhileWriting += 1 }
             // Then every tenth round the reopened cache serves only intact entries and respects its limit
             if round % 10 == 0 {
-                let result = try await PinholeBinary.run(["debug", "disk-cache-check", directory.path], in: directory.path)
+                let result = try await PinholeBinary.run(
+                    ["debug", "disk-cache-check", directory.path], in: directory.path)
                 let check = try JSONDecoder().decode(Check.self, from: Data(result.stdout.utf8))
                 #expect(check.passed, "round \(round): \(result.stdout) \(result.stderr)")
                 #expect(check.mismatched.isEmpty)

@@ -11,7 +11,8 @@ struct UntrustedThumbnailTests {
         try directory.copyFixture("orient-1.jpg", to: "root/a.jpg")
         try directory.copyFixture("orient-6.jpg", to: "root/sub/b.jpg")
         try directory.copyFixture("p3-red.jpg", to: "outside.jpg")
-        try FileManager.default.createSymbolicLink(atPath: directory.file("root/escape.jpg"), withDestinationPath: "../outside.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("root/escape.jpg"), withDestinationPath: "../outside.jpg")
         // When each is thumbnailed as untrusted with root as the allowed root
         let result = try await PinholeBinary.run(
             ["thumbnail", "root/a.jpg", "root/sub/b.jpg", "root/escape.jpg", "--untrusted", "--allowed-root", "root",
@@ -45,8 +46,10 @@ struct UntrustedThumbnailTests {
         defer { directory.remove() }
         try directory.copyFixture("p3-red.jpg", to: "outside.jpg")
         try FileManager.default.createDirectory(atPath: directory.file("root"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: directory.file("root/escape.jpg"), withDestinationPath: "../outside.jpg")
-        let result = try await PinholeBinary.run(["thumbnail", "root/escape.jpg", "--out", "out", "--json"], in: directory.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("root/escape.jpg"), withDestinationPath: "../outside.jpg")
+        let result = try await PinholeBinary.run(
+            ["thumbnail", "root/escape.jpg", "--out", "out", "--json"], in: directory.path)
         #expect(try JSONReport(result.stdout).succeeded == 1)
     }
 

@@ -8,11 +8,12 @@ import Testing
 /// target: it is exactly what a server-side request forgery aims at, and no test sends a byte elsewhere.
 @Suite(.timeLimit(.minutes(1)))
 struct UntrustedSourceTests {
-    static func untrustedPipeline(fileRoot: URL? = nil, configure: (inout ImagePipeline.Configuration) -> Void = { _ in })
-        -> ImagePipeline
-    {
+    static func untrustedPipeline(
+        fileRoot: URL? = nil, configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
+    ) -> ImagePipeline {
+        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
         var configuration = ImagePipeline.Configuration(
-            decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())))
+            decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: loader))
         configuration.sourcePolicy = .untrusted(allowedFileRoot: fileRoot)
         configure(&configuration)
         return ImagePipeline(configuration: configuration)
@@ -75,18 +76,22 @@ struct UntrustedSourceTests {
         // Given the fixture inputs as the root, and a symlink inside a temporary root pointing out of it
         let inputs = Fixture.cases.appendingPathComponent("inputs")
         let pipeline = Self.untrustedPipeline(fileRoot: inputs)
-        let inside = try await pipeline.image(
-            for: ImageRequest(url: inputs.appendingPathComponent("orient-1.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32)))
+        let request = ImageRequest(
+            url: inputs.appendingPathComponent("orient-1.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32))
+        let inside = try await pipeline.image(for: request)
         #expect(inside.source == .file)
         #expect(max(inside.image.width, inside.image.height) == 32)
 
         let root = Harness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let escape = root.appendingPathComponent("escape.jpg")
-        try FileManager.default.createSymbolicLink(at: escape, withDestinationURL: inputs.appendingPathComponent("orient-1.jpg"))
+        let target = inputs.appendingPathComponent("orient-1.jpg")
+        try FileManager.default.createSymbolicLink(at: escape, withDestinationURL: target)
         let confined = Self.untrustedPipeline(fileRoot: root)
-        for url in [escape, URL(fileURLWithPath: root.path + "/../x.jpg"), inputs.appendingPathComponent("orient-1.jpg")] {
-            let error = await #expect(throws: PinholeError.self) { try await confined.image(for: ImageRequest(url: url)) }
+        for url in [escape, URL(fileURLWithPath: root.path + "/../x.jpg"), target] {
+            let error = await #expect(throws: PinholeError.self) {
+                try await confined.image(for: ImageRequest(url: url))
+            }
             #expect(error?.code == .untrustedSource, "\(url.path): \(String(describing: error))")
         }
     }

@@ -28,7 +28,9 @@ struct FuzzRegressionTests {
             asynchronous = .failure(error)
         }
         let synchronous = try await WorkerThreadPool.io.run { () -> Result<DecodedImage, PinholeError> in
-            do { return .success(try VipsDecoder.decodeSynchronously(data, options: options)) } catch let error as PinholeError {
+            do {
+                return .success(try VipsDecoder.decodeSynchronously(data, options: options))
+            } catch let error as PinholeError {
                 return .failure(error)
             }
         }

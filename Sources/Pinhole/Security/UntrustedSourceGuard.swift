@@ -40,7 +40,8 @@ public struct UntrustedSourceGuard: Sendable {
         }
     }
 
-    /// The scheme and file checks alone: no DNS, never blocks (the pipeline runs it before starting a job).
+    /// The checks that need neither DNS nor the file system (scheme, address literals, a file root, `..`), so it
+    /// never blocks: the pipeline runs it before starting a job, and ``check(_:)`` later on the I/O pool.
     func checkWithoutResolving(_ url: URL) throws {
         switch url.scheme?.lowercased() {
         case "http", "https":
@@ -48,8 +49,11 @@ public struct UntrustedSourceGuard: Sendable {
             if let address = IPAddress(host), let reason = address.nonPublicReason {
                 throw refusal(url, "\(host) is \(address), \(reason)")
             }
+        case "file":
+            guard allowedFileRoot != nil else { throw refusal(url, "no file root is allowed for untrusted sources") }
+            guard !url.path.split(separator: "/").contains("..") else { throw refusal(url, "the path contains '..'") }
         default:
-            try check(url)
+            throw refusal(url, "only http and https URLs (and files under an allowed root) are accepted")
         }
     }
 

@@ -229,7 +229,8 @@ enum CancellationStorm {
         let server = try PinholeTestServer()
         server.route("/w.jpg", .image(image))
         let pipeline = ImagePipeline(decoder: VipsDecoder())
-        _ = try await pipeline.image(for: ImageRequest(url: server.url("/w.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32)))
+        let request = ImageRequest(url: server.url("/w.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32))
+        _ = try await pipeline.image(for: request)
         server.stop()
     }
 

@@ -82,10 +82,14 @@ enum DiskCacheWriter {
         bytes.reserveCapacity(bytes.count + count + 8)
         for _ in 0..<(count + 7) / 8 {
             let word = rng.next()
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
         let hash = fnv1a(bytes)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: hash >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: hash >> UInt64(shift)))
+        }
         return Data(bytes)
     }
 

@@ -69,18 +69,21 @@ struct UntrustedSourceGuardTests {
 
     @Test func filesOnlyUnderTheRootWithoutDotDotOrEscapingSymlinks() throws {
         // Given root/inside.jpg, root/link-out → a directory outside, root/file-link → a file outside
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-guard-\(UUID().uuidString)")
+        let base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pinhole-guard-\(UUID().uuidString)")
         let root = base.appendingPathComponent("root")
         let outside = base.appendingPathComponent("outside")
         defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let files = FileManager.default
+        try files.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try Data([1]).write(to: root.appendingPathComponent("inside.jpg"))
         try Data([1]).write(to: outside.appendingPathComponent("secret.jpg"))
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link-out"), withDestinationURL: outside)
-        try FileManager.default.createSymbolicLink(
-            at: root.appendingPathComponent("file-link.jpg"), withDestinationURL: outside.appendingPathComponent("secret.jpg"))
-        try FileManager.default.createSymbolicLink(
+        try files.createSymbolicLink(at: root.appendingPathComponent("link-out"), withDestinationURL: outside)
+        try files.createSymbolicLink(
+            at: root.appendingPathComponent("file-link.jpg"),
+            withDestinationURL: outside.appendingPathComponent("secret.jpg"))
+        try files.createSymbolicLink(
             at: root.appendingPathComponent("sub/up.jpg"), withDestinationURL: root.appendingPathComponent("inside.jpg"))
         let fileGuard = UntrustedSourceGuard(allowedFileRoot: root, resolver: FakeResolver())
 
