@@ -27,9 +27,13 @@ demo: release corpus
 	.build/release/pinhole thumbnail "$(CORPUS)" --size 360 --format jpeg --quality 80 \
 	    --out "$(OUT)/thumbnails" --contact-sheet "$(OUT)/contact-sheet.jpg"
 
+# Tests run one at a time (--no-parallel): many of them start servers, child processes and timers, and on a
+# 2-core machine running ~230 of them at once starves the cooperative pool (timing-bounded waits then fail).
+# The concurrency tests bring their own concurrency. `timeout` turns a hang into a failure, not a stuck CI.
+TEST_TIMEOUT ?= 1500
 test: deps corpus
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build
+	timeout $(TEST_TIMEOUT) swift test --skip-build --no-parallel
 
 bench: release corpus
 	.build/release/pinhole bench thumbnail "$(CORPUS)"

@@ -24,8 +24,14 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Fixed-argument wrappers over libvips' variadic calls and macros (Swift cannot call either).
         .target(name: "CPinholeVips", dependencies: ["CVips"]),
-        // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders.
-        .target(name: "PinholeVips", dependencies: ["Pinhole", "CPinholeVips"], swiftSettings: strictSettings),
+        // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev): the JPEG fast path and the benchmark's floor.
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders; TurboJPEG fast path.
+        .target(
+            name: "PinholeVips",
+            dependencies: ["Pinhole", "CPinholeVips", "CTurboJPEG"],
+            swiftSettings: strictSettings
+        ),
 
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
         .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
@@ -40,7 +46,7 @@ let package = Package(
         // Benchmarks (a small harness of our own: warm-up, median of N, reference measured in the same run).
         .target(
             name: "PinholeBench",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CTurboJPEG", "CPinholeVips"],
             swiftSettings: strictSettings
         ),
 
@@ -72,6 +78,12 @@ let package = Package(
         .testTarget(
             name: "PinholeTestServerTests",
             dependencies: ["PinholeTestServer"],
+            swiftSettings: strictSettings
+        ),
+        // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
+        .testTarget(
+            name: "PinholeBenchTests",
+            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer"],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.

@@ -5,7 +5,8 @@
 # Usage:  scripts/make-corpus.sh [OUTDIR]
 #         OUTDIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/pinhole/corpus
 # Env:    PINHOLE_NO_INSTALL=1      do not run scripts/install-deps.sh (packages must already be present)
-#         PINHOLE_DOWNLOAD_CACHE    where PyPI wheels are kept (default ${XDG_CACHE_HOME:-$HOME/.cache}/pinhole/downloads)
+#         PINHOLE_DOWNLOAD_CACHE    where PyPI wheels are kept
+#                                   (default ${XDG_CACHE_HOME:-$HOME/.cache}/pinhole/downloads)
 #         PINHOLE_CORPUS_FORCE=1    rebuild even if the corpus is complete
 #
 # Fast path: when OUTDIR/.corpus-version equals CORPUS_VERSION below, OUTDIR/MANIFEST.tsv exists and every
@@ -179,7 +180,8 @@ for file in "$BG"/mate/nature/*.jpg; do
         /^Files:/ { hit = 0 } index($0, f) { hit = 1 }
         hit && /^Copyright:/ { sub(/^Copyright: */, ""); sub(/ *<.*/, ""); print; exit }' \
         /usr/share/doc/mate-backgrounds/copyright)
-    copy "$file" "mate-$(basename "$file" .jpg | tr 'A-Z' 'a-z').jpg" "GPL-2+ (c) ${holder:-see copyright}" "$MATE:$file"
+    name=mate-$(basename "$file" .jpg | tr 'A-Z' 'a-z').jpg
+    copy "$file" "$name" "GPL-2+ (c) ${holder:-see copyright}" "$MATE:$file"
 done
 
 # ---------------------------------------------------------------- 4. PyPI sample photos (small)

@@ -158,6 +158,21 @@ int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, i
                                  NULL);
 }
 
+int CPinholeVips_thumbnail_pixels(const void *data, size_t len, int width, int height, int bands, int orientation,
+                                  int box_width, int box_height, VipsImage **out) {
+    VipsImage *image = vips_image_new_from_memory(data, len, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        return -1;
+    }
+    image->Type = bands < 3 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    if (orientation > 1) {
+        vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+    }
+    int status = vips_thumbnail_image(image, out, box_width, "height", box_height, "size", VIPS_SIZE_FORCE, NULL);
+    g_object_unref(image);
+    return status;
+}
+
 static VipsInterpretation source_space(const VipsImage *in) {
     int wide = in->BandFmt == VIPS_FORMAT_USHORT;
     if (in->Bands <= 2) {
@@ -277,6 +292,10 @@ int CPinholeVips_arrayjoin(VipsImage **in, int n, int across, int shim, const do
                                 "halign", VIPS_ALIGN_CENTRE, "valign", VIPS_ALIGN_CENTRE, NULL);
     vips_area_unref(VIPS_AREA(colour));
     return status;
+}
+
+int CPinholeVips_text(const char *text, int dpi, VipsImage **out) {
+    return vips_text(out, text, "dpi", dpi, NULL);
 }
 
 int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len) {

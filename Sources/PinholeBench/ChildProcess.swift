@@ -49,7 +49,8 @@ public enum ChildProcess {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let (status, end): (Int32, ContinuousClock.Instant) = try await withCheckedThrowingContinuation { continuation in
+        typealias Exit = (status: Int32, end: ContinuousClock.Instant)
+        let (status, end): Exit = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
                 continuation.resume(returning: (finished.terminationStatus, clock.now))
             }

@@ -28,6 +28,16 @@ public enum ProcessStats {
         return max(highWaterMark, maxResident)
     }
 
+    /// CPU time (user + system) used so far by the children this process has waited for, in seconds
+    /// (`getrusage(RUSAGE_CHILDREN)`). The difference across a run of child processes is their CPU cost,
+    /// which, unlike wall time, barely depends on what else the machine is doing.
+    public static func childCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// The number on the line of `/proc/self/status` that starts with `key` (kilobytes for `Vm*` lines).
     static func statusValue(_ key: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }

@@ -37,7 +37,8 @@ extension ThumbnailBenchmark {
                                                           options: [.skipsHiddenFiles])
         else { throw PinholeError(.fileNotFound, "no such directory: \(directory)") }
         var images: [String] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+        for case let url as URL in walker {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             guard let handle = FileHandle(forReadingAtPath: url.path) else { continue }
             defer { try? handle.close() }
             if let head = try handle.read(upToCount: 512), case .image = ImageFormat.sniff(head) {

@@ -66,6 +66,7 @@ public struct ThumbnailBenchmark: Sendable {
         let bytes = try await WorkerThreadPool.io.run { Self.totalBytes(images) }
         let variants = configuration.jobCounts.map(Variant.pinhole) + configuration.jobCounts.map(Variant.vipsthumbnail)
         var samples: [Variant: Samples] = [:]
+        var cpu: [Variant: Samples] = [:]
         var peaks: [Variant: Int] = [:]
         for round in 0..<(configuration.warmups + configuration.runs) {
             var line: [String] = []
@@ -74,6 +75,7 @@ public struct ThumbnailBenchmark: Sendable {
                 line.append(String(format: "%.1f", measured.imagesPerSecond))
                 guard round >= configuration.warmups else { continue }
                 samples[variant, default: Samples()].append(measured.imagesPerSecond)
+                cpu[variant, default: Samples()].append(measured.cpuSecondsPerImage)
                 if let peak = measured.peakRSSBytes { peaks[variant] = max(peaks[variant] ?? 0, peak) }
             }
             let label = round < configuration.warmups ? "warm-up" : "run \(round - configuration.warmups + 1)"
@@ -82,7 +84,8 @@ public struct ThumbnailBenchmark: Sendable {
         let throughput = variants.map { variant in
             ThumbnailBenchmarkResult.Throughput(
                 name: variant.name, tool: variant.tool, jobs: variant.jobs,
-                imagesPerSecond: samples[variant] ?? Samples(), peakRSSBytes: peaks[variant])
+                imagesPerSecond: samples[variant] ?? Samples(), cpuSecondsPerImage: cpu[variant] ?? Samples(),
+                peakRSSBytes: peaks[variant])
         }
         let memory = try await measureMemory()
         return ThumbnailBenchmarkResult(
@@ -91,13 +94,17 @@ public struct ThumbnailBenchmark: Sendable {
             activeProcessors: ProcessInfo.processInfo.activeProcessorCount, throughput: throughput, memory: memory)
     }
 
-    /// One round of one variant: images per second over the whole corpus, and the peak RSS when known.
-    private func measure(_ variant: Variant, images: [String]) async throws -> (imagesPerSecond: Double, peakRSSBytes: Int?) {
+    /// One round of one variant: images per second over the whole corpus, CPU seconds per image (all child
+    /// processes, user + system), and the peak RSS when known.
+    private func measure(_ variant: Variant, images: [String]) async throws
+        -> (imagesPerSecond: Double, cpuSecondsPerImage: Double, peakRSSBytes: Int?)
+    {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-bench-\(UUID())").path
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: output) }
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuBefore = ProcessStats.childCPUSeconds()
         var peak: Int?
         switch variant {
         case .pinhole(let jobs):
@@ -115,11 +122,12 @@ public struct ThumbnailBenchmark: Sendable {
             try await runVipsthumbnail(images, into: output, jobs: jobs)
         }
         let seconds = (clock.now - start) / .seconds(1)
+        let cpuSeconds = ProcessStats.childCPUSeconds() - cpuBefore
         let written = try FileManager.default.contentsOfDirectory(atPath: output).count
         guard written == images.count else {
             throw PinholeError(.decodingFailed, "\(variant.name) wrote \(written) of \(images.count) thumbnails")
         }
-        return (Double(images.count) / seconds, peak)
+        return (Double(images.count) / seconds, cpuSeconds / Double(images.count), peak)
     }
 
     /// `vipsthumbnail FILE --size SxS -o OUT/%s.jpg[Q=q,strip]`, one process per image, `jobs` at a time.

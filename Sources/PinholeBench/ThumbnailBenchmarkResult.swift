@@ -12,6 +12,8 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
         public var jobs: Int
         /// Images per second, one value per measured round.
         public var imagesPerSecond: Samples
+        /// CPU seconds (user + system, all processes of the variant) per image, one value per measured round.
+        public var cpuSecondsPerImage: Samples
         /// The highest peak RSS pinhole reported over the rounds, in bytes (`nil` for vipsthumbnail).
         public var peakRSSBytes: Int?
     }
@@ -97,14 +99,14 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
             "→ \(size) px JPEG q\(quality); median of \(runs) runs after \(warmups) warm-up; "
                 + "\(activeProcessors) active processors",
             "",
-            "  variant                                                 images/s   spread   peak RSS",
+            "  variant                                                 images/s   spread   CPU ms/image   peak RSS",
         ]
         for row in throughput {
             let peak = row.peakRSSBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-"
             lines.append(
                 "  " + row.name.padding(toLength: 54, withPad: " ", startingAt: 0)
-                    + String(format: "%10.1f   ±%4.1f%%  %9@", row.imagesPerSecond.median,
-                             row.imagesPerSecond.relativeSpread * 50, peak))
+                    + String(format: "%10.1f   ±%4.1f%%  %13.1f  %9@", row.imagesPerSecond.median,
+                             row.imagesPerSecond.relativeSpread * 50, row.cpuSecondsPerImage.median * 1000, peak))
         }
         lines.append("")
         for jobs in Set(throughput.map(\.jobs)).sorted() {
@@ -112,6 +114,12 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
                 lines.append(String(format: "pinhole / vipsthumbnail at %d job%@: %.2f×", jobs, jobs == 1 ? "" : "s",
                                     pinhole / vips))
             }
+        }
+        let cpu = { (tool: String) in
+            self.throughput.first { $0.tool == tool && $0.jobs == 1 }?.cpuSecondsPerImage.median
+        }
+        if let pinhole = cpu("pinhole"), let vips = cpu("vipsthumbnail"), pinhole > 0 {
+            lines.append(String(format: "CPU per image, vipsthumbnail / pinhole (1 job): %.2f×", vips / pinhole))
         }
         for tool in ["pinhole", "vipsthumbnail"] {
             if let scaling = scaling(tool) {

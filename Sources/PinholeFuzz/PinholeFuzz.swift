@@ -6,7 +6,8 @@ import Pinhole
 import PinholeVips
 
 /// libFuzzer target for the decode path: arbitrary bytes through sniffing, the container checks, the header
-/// checks and ``VipsDecoder`` (synchronously, so a run is single-threaded and repeatable).
+/// checks and ``VipsDecoder`` with and without its TurboJPEG fast path (synchronously, so a run is
+/// single-threaded and repeatable).
 ///
 /// Built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address` and `-DPINHOLE_FUZZ`: libFuzzer then supplies
 /// `main` and calls ``fuzzOneInput(_:_:)`` for every input. Built without that flag (the ordinary `swift build`),
@@ -19,6 +20,9 @@ enum FuzzHarness {
     /// Limits small enough to keep one execution short: 4 megapixels per frame, 50 frames, 64 px thumbnails.
     static let thumbnailOptions = DecodingOptions(
         thumbnail: ThumbnailOptions(maxPixelSize: 64), maxPixelCount: 4_000_000, maxFrameCount: 50)
+
+    /// The decoder with and without its JPEG fast path.
+    static let decoders = [VipsDecoder(jpegFastPath: true), VipsDecoder(jpegFastPath: false)]
 
     /// Runs one input through every entry point of the decode path and checks their contracts.
     static func run(_ data: Data) {
@@ -33,11 +37,14 @@ enum FuzzHarness {
             expectTyped(error)
             info = nil
         }
-        do {
-            let decoded = try VipsDecoder.decodeSynchronously(data, options: thumbnailOptions)
-            check(decoded, header: info)
-        } catch {
-            expectTyped(error)
+        // Both JPEG routes: the TurboJPEG fast path and libvips (the same for other formats).
+        for decoder in decoders {
+            do {
+                let decoded = try decoder.decodeSynchronously(data, options: thumbnailOptions)
+                check(decoded, header: info)
+            } catch {
+                expectTyped(error)
+            }
         }
         _ = Vips.drainWarnings()
     }

@@ -35,15 +35,32 @@ public import Pinhole
 /// directory lies past the end) or, for TIFF, HEIF and SVG, when libvips' message says so. Corrupt but complete
 /// data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
 ///
+/// JPEG fast path (``jpegFastPath``, on by default): a JPEG thumbnail that needs nothing but scaling — YCbCr or
+/// grey, Huffman-coded 8-bit baseline or progressive, no ICC profile or an sRGB one, any EXIF orientation — is
+/// decoded by libjpeg-turbo's TurboJPEG at the smallest DCT scale (1/8 … 1) that still covers the box, and
+/// libvips finishes it with the kernel `vips_thumbnail` uses (lanczos3, exact fitted size, then the rotation).
+/// Same size and the same look as the libvips path (PSNR ≥ 35 dB, tested), at about half the cost: libvips
+/// itself stops its JPEG shrink-on-load at twice the target. CMYK/YCCK, RGB-coded and arithmetic-coded JPEGs,
+/// wide-gamut or grey ICC profiles, full-size decodes and every other format take the libvips path. The header
+/// read and limit checks come first on both paths; truncated data fails with ``PinholeError/Code/truncated``
+/// on both.
+///
 /// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
 /// Safe from any isolation; values of this type are cheap to copy.
 public struct VipsDecoder: ImageDecoding {
     /// The threads that run libvips.
     public let pool: WorkerThreadPool
+    /// Whether plain JPEG thumbnails take the TurboJPEG fast path (see below); `true` by default.
+    public let jpegFastPath: Bool
 
-    /// - Parameter pool: the threads that run libvips; ``WorkerThreadPool/cpu`` by default.
-    public init(pool: WorkerThreadPool = .cpu) {
+    /// - Parameters:
+    ///   - pool: the threads that run libvips and TurboJPEG; ``WorkerThreadPool/cpu`` by default.
+    ///   - jpegFastPath: `true` (the default) sends JPEG thumbnails that need nothing but scaling through
+    ///     TurboJPEG; `false` forces the libvips path for every image (for comparisons, or to rule the fast
+    ///     path out when looking into a picture).
+    public init(pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true) {
         self.pool = pool
+        self.jpegFastPath = jpegFastPath
     }
 
     /// Decodes `data` into a thumbnail (or a full-size image) as `options` say.
@@ -57,8 +74,8 @@ public struct VipsDecoder: ImageDecoding {
     public func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
         try Task.checkCancellation()
-        let decoded = try await pool.run { () throws -> DecodedImage in
-            try Self.decodeNow(data, format: format, options: options)
+        let decoded = try await pool.run { [jpegFastPath] () throws -> DecodedImage in
+            try Self.decodeNow(data, format: format, options: options, jpegFastPath: jpegFastPath)
         }
         try Task.checkCancellation()
         return decoded
@@ -81,7 +98,9 @@ public struct VipsDecoder: ImageDecoding {
     }
 
     /// The whole decode, synchronous; runs on a worker thread.
-    static func decodeNow(_ data: Data, format: ImageFormat, options: DecodingOptions) throws -> DecodedImage {
+    static func decodeNow(
+        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool
+    ) throws -> DecodedImage {
         try Vips.ensureInitialized()
         let header = try readHeader(data, format: format)
         try header.checkLimits(options)
@@ -100,6 +119,11 @@ public struct VipsDecoder: ImageDecoding {
         guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {
             throw PinholeError(
                 .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
+        }
+        if jpegFastPath, format == .jpeg, options.thumbnail != nil,
+            let image = try turboJPEGThumbnail(data, header: header, box: box)
+        {
+            return DecodedImage(image: image, info: header.info)
         }
         let image: PixelImage
         do {

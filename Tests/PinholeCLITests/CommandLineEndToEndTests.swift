@@ -27,7 +27,8 @@ struct CommandLineEndToEndTests {
     }
 
     @Test func thumbnailHelpDescribesEveryOption() async throws {
-        let result = try await PinholeBinary.run(["thumbnail", "--help"], in: FileManager.default.temporaryDirectory.path)
+        let directory = FileManager.default.temporaryDirectory.path
+        let result = try await PinholeBinary.run(["thumbnail", "--help"], in: directory)
 
         #expect(result.status == 0)
         for option in ["--size PIXELS", "--format FORMAT", "--quality Q", "--out DIR", "--jobs N",

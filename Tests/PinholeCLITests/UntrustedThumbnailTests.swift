@@ -1,4 +1,6 @@
 import Foundation
+import Pinhole
+import PinholeTestServer
 import Testing
 
 /// `pinhole thumbnail --untrusted`: files only under the allowed root, escapes refused with untrusted_source.
@@ -59,5 +61,30 @@ struct UntrustedThumbnailTests {
         let result = try await PinholeBinary.run(["thumbnail", "x.jpg", "--allowed-root", "."], in: directory.path)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--allowed-root needs --untrusted"))
+    }
+}
+
+/// `--untrusted` URL inputs: the loopback test server is exactly what must be refused.
+@Suite(.timeLimit(.minutes(1)))
+struct UntrustedURLThumbnailTests {
+    @Test func loopbackURLsAreRefusedAndTheServerSeesNothing() async throws {
+        // Given a healthy image on the loopback server, named in three spellings
+        let server = try PinholeTestServer()
+        let image = try await WorkerThreadPool.io.run { try Data(contentsOf: Fixtures.input("orient-1.jpg")) }
+        server.route("/a.jpg", .image(image))
+        let urls = ["127.0.0.1", "2130706433", "localhost"].map { "http://\($0):\(server.port)/a.jpg" }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // When they are thumbnailed as untrusted
+        let result = try await PinholeBinary.run(
+            ["thumbnail"] + urls + ["--untrusted", "--out", "out", "--json"], in: directory.path)
+        // Then each is refused as untrusted, and no connection reached the server
+        let report = try JSONReport(result.stdout)
+        #expect(report.succeeded == 0)
+        #expect(report.errors.map(\.kind) == ["untrusted_source", "untrusted_source", "untrusted_source"])
+        #expect(server.stats.connectionsAccepted == 0)
+        // And without --untrusted the same URL loads
+        let trusted = try await PinholeBinary.run(["thumbnail", urls[0], "--out", "out", "--json"], in: directory.path)
+        #expect(try JSONReport(trusted.stdout).succeeded == 1)
     }
 }

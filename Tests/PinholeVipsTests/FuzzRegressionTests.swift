@@ -29,7 +29,7 @@ struct FuzzRegressionTests {
         }
         let synchronous = try await WorkerThreadPool.io.run { () -> Result<DecodedImage, PinholeError> in
             do {
-                return .success(try VipsDecoder.decodeSynchronously(data, options: options))
+                return .success(try VipsDecoder().decodeSynchronously(data, options: options))
             } catch let error as PinholeError {
                 return .failure(error)
             }

@@ -61,6 +61,14 @@ int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, i
                            const char *import_profile, const char *export_profile, const char *option_string,
                            VipsImage **out);
 
+/// The JPEG fast path's resize: wraps packed 8-bit pixels decoded elsewhere (TurboJPEG, `bands` 1 = grey or 3 =
+/// sRGB, no copy), tags them with EXIF `orientation` (1...8) and runs vips_thumbnail_image with size=force to
+/// exactly `box_width`×`box_height` (the box is in displayed orientation, as for CPinholeVips_thumbnail): the
+/// same lanczos3 reduce and the same autorotate as the libvips path. `data` must outlive `*out` and every image
+/// computed from it.
+int CPinholeVips_thumbnail_pixels(const void *data, size_t len, int width, int height, int bands, int orientation,
+                                  int box_width, int box_height, VipsImage **out);
+
 /// Converts any image to 8-bit sRGB: 1 band (grey), 3 bands (RGB) or 4 bands (RGBA, straight alpha).
 /// Grey with alpha becomes RGBA. 16-bit values are scaled down (v >> 8).
 int CPinholeVips_to_srgb8(VipsImage *in, VipsImage **out);
@@ -95,6 +103,10 @@ int CPinholeVips_embed(VipsImage *in, int x, int y, int width, int height, const
 /// vips_arrayjoin: a grid of `n` images, `across` per row, `shim` pixels apart, gaps filled with `background`.
 int CPinholeVips_arrayjoin(VipsImage **in, int n, int across, int shim, const double *background, int count,
                            VipsImage **out);
+
+/// vips_text: renders `text` (Pango markup allowed) at `dpi` into a 1-band 8-bit coverage image (0 = empty,
+/// 255 = ink). Used to label the benchmark's PNG chart.
+int CPinholeVips_text(const char *text, int dpi, VipsImage **out);
 
 /// Encoders. On success `*buf` (free with CPinholeVips_free) holds `*len` bytes. Metadata is stripped.
 int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len);

@@ -27,7 +27,9 @@ public final class DiskCache: Sendable {
     private let index: Locked<DiskCacheIndex>
     /// Serializes every change that touches both the index and the directory (commit, eviction, removal,
     /// access stamps), so that the two agree. Taken only on pool threads, always before `index`.
-    private let commitLock = Locked(())
+    /// Serialises commits (index + directory changes); counts them. (A `Locked<Void>` trips ThreadSanitizer's
+    /// Swift access instrumentation on its zero-sized state, so the lock guards a real counter.)
+    private let commitLock = Locked<UInt64>(0)
 
     /// Opens the cache: creates the directory if needed, removes leftover temporary files, and rebuilds the index
     /// from the entry files' headers (a file that does not parse is removed). If the entries exceed the size

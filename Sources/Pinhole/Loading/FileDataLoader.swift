@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads files for `file://` URLs (and plain paths given as file URLs), off the cooperative pool.
 ///

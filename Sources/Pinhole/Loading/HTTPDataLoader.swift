@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Loads bytes over HTTP(S) with one long-lived `URLSession`, enforcing the limits URLSession does not.
@@ -35,6 +35,9 @@ public final class HTTPDataLoader: DataLoading {
         public var maxConnectionsPerHost: Int = 6
         /// Headers added to every request (for example `User-Agent`).
         public var additionalHeaders: [String: String] = ["User-Agent": "Pinhole"]
+        /// Whether bodies must look like images: HTML, JSON, XML or text then fail early with
+        /// ``PinholeError/Code/notAnImage``. `true` by default; `false` to fetch documents such as feeds.
+        public var requiresImageContent: Bool = true
         /// Called with the first URL and every redirect target before it is fetched; throw to refuse it
         /// (the error is passed on to the caller). `nil` by default. It may block briefly (for example to
         /// resolve a host name): the first call runs on ``WorkerThreadPool/io``, redirect calls on URLSession's
@@ -86,7 +89,7 @@ public final class HTTPDataLoader: DataLoading {
         if let etag = request.ifNoneMatch { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = request.ifModifiedSince { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
 
-        let transfer = HTTPTransfer(url: request.url, configuration: configuration)
+        let transfer = HTTPTransfer(url: request.url, configuration: configuration, controlQueue: timerQueue)
         let task = session.dataTask(with: urlRequest)
         transfer.task = task
         delegate.register(transfer, for: task.taskIdentifier)

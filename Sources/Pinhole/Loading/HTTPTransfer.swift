@@ -25,9 +25,12 @@ final class HTTPTransfer: Sendable {
     private let configuration: HTTPDataLoader.Configuration
     private let started: ContinuousClock.Instant
     private let state: Locked<State>
+    /// Where the URLSession task is cancelled (the loader's serial watchdog queue).
+    private let controlQueue: DispatchQueue
 
-    init(url: URL, configuration: HTTPDataLoader.Configuration) {
+    init(url: URL, configuration: HTTPDataLoader.Configuration, controlQueue: DispatchQueue) {
         self.url = url
+        self.controlQueue = controlQueue
         self.configuration = configuration
         let now = ContinuousClock.now
         self.started = now
@@ -63,7 +66,13 @@ final class HTTPTransfer: Sendable {
             return (state.continuation, state.task, state.timer)
         }
         timer?.cancel()
-        if case .failure = result, cancellingTask { task?.cancel() }
+        if case .failure = result, cancellingTask, let task {
+            // Not on the calling thread: swift-corelibs-foundation's URLSessionTask.cancel() does a `sync` onto the
+            // session's work queue, and the caller may be the main actor (ImageSlot.cancel() on disappear). In
+            // `pinhole bench scroll` that blocked the main actor for up to 457 ms under load.
+            // The loader's watchdog queue: a serial queue that already has a thread, so cancels add none.
+            controlQueue.async { task.cancel() }
+        }
         continuation?.resume(with: result)
     }
 
@@ -124,7 +133,7 @@ final class HTTPTransfer: Sendable {
             state.data.append(chunk)
             if state.data.count > configuration.maxResponseBytes { return tooLarge(declared: nil) }
             // Sniff once enough bytes are in: an HTML error page served as an image stops here.
-            if !state.sniffed && state.data.count >= 64 {
+            if configuration.requiresImageContent && !state.sniffed && state.data.count >= 64 {
                 state.sniffed = true
                 if case .notAnImage = ImageFormat.sniff(state.data) {
                     return PinholeError.forSniffed(ImageFormat.sniff(state.data))

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Turns ``ImageRequest``s into display-ready images: memory cache → coalesced image job → coalesced data job
 /// (disk cache, then the loader under the network limit) → decode under the CPU limit → memory cache.

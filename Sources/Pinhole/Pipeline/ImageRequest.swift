@@ -43,14 +43,19 @@ public struct ImageRequest: Sendable, Hashable {
     }
 
     /// Where the bytes come from: `http`, `https` or `file`.
-    public var url: URL
+    public var url: URL {
+        didSet { sourceKey = sourceKeyOverride ?? Self.defaultSourceKey(for: url) }
+    }
     /// The thumbnail box, or `nil` for the full-size image.
     public var thumbnail: ThumbnailOptions?
     /// `normal` by default.
     public var priority: Priority
     /// Empty by default: both caches are read and written.
     public var options: Options
-    private var sourceKeyOverride: String?
+    private let sourceKeyOverride: String?
+    /// The key of the original bytes: the override if one was given, else the URL's absolute string with the
+    /// query kept and the fragment removed. Computed once (URL → string is costly on Linux), on the hit path.
+    public private(set) var sourceKey: String
 
     /// - Parameters:
     ///   - url: an `http`, `https` or `file` URL.
@@ -71,18 +76,12 @@ public struct ImageRequest: Sendable, Hashable {
         self.priority = priority
         self.options = options
         self.sourceKeyOverride = sourceKey
+        self.sourceKey = sourceKey ?? Self.defaultSourceKey(for: url)
     }
 
     /// A request for a thumbnail whose longest side is `maxPixelSize` pixels.
     public init(url: URL, maxPixelSize: Int, priority: Priority = .normal) {
         self.init(url: url, thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize), priority: priority)
-    }
-
-    /// The key of the original bytes: the override if one was given, else the URL's absolute string with the
-    /// query kept and the fragment removed.
-    public var sourceKey: String {
-        if let sourceKeyOverride { return sourceKeyOverride }
-        return Self.defaultSourceKey(for: url)
     }
 
     /// The key of the processed image: source key + thumbnail box.

@@ -10,6 +10,8 @@ enum BenchCommand {
         .value("--warmups", "N", help: "Unmeasured rounds first. Default: 1."),
         .value("--jobs", "N", help: "The most jobs compared with 1 job. Default: the active processor count."),
         .flag("--json", help: "Print the figures as one JSON object (sorted keys)."),
+        .flag("--compare", help: "Compare with vipsthumbnail, ImageMagick, Pillow, pyvips and the TurboJPEG floor."),
+        .value("--chart", "FILE", help: "With --compare: also write a PNG bar chart of the speed-ups to FILE."),
         .flag("--help", help: "Show this help (also -h)."),
     ]
 
@@ -21,13 +23,21 @@ enum BenchCommand {
 
     static let help = """
         USAGE: pinhole bench thumbnail [DIR] [--runs N] [--warmups N] [--jobs N] [--json]
+               pinhole bench thumbnail --compare [DIR] [--runs N] [--warmups N] [--jobs N] [--json] [--chart FILE]
                pinhole bench rss FILE [--size PIXELS] [--json]
+               pinhole bench scroll [OPTIONS]      (see 'pinhole bench scroll --help')
+               pinhole bench experiments [--json]
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
                    JPEG q80: 'pinhole thumbnail' with 1 and N jobs against 'vipsthumbnail' run one process per
                    image, 1 and N at a time, in the same run; then the peak RSS of single thumbnails, each in a
                    fresh process, over that of a 1x1 JPEG.
+        --compare  Pinhole (1 and N jobs; all files and JPEGs only) against vipsthumbnail (a process per image,
+                   and batch processes), ImageMagick 'convert -thumbnail' with the jpeg:size hint, Pillow with
+                   draft and pyvips (both from a private venv made by scripts/bench-venv.sh if absent) and
+                   the TurboJPEG 1/8-scale decode floor, interleaved in one run (default 3 runs + 1 warm-up):
+                   images/s, CPU s/image, peak RSS, Pinhole's speed-up over each tool at the same jobs.
         rss        Make one thumbnail of FILE in this process and print the peak RSS (used by 'thumbnail').
 
         OPTIONS (thumbnail):
@@ -43,9 +53,12 @@ enum BenchCommand {
         switch arguments.first {
         case "thumbnail": return try await thumbnail(Array(arguments.dropFirst()))
         case "rss": return try await rss(Array(arguments.dropFirst()))
+        case "pipeline": return await BenchPipelineCommand.run(Array(arguments.dropFirst()))
+        case "scroll": return try await scroll(Array(arguments.dropFirst()))
+        case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "--help", "-h": print(help); return 0
-        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail or rss)")
-        case nil: throw UsageError("no benchmark given (thumbnail or rss)")
+        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail, rss, pipeline, scroll or experiments)")
+        case nil: throw UsageError("no benchmark given (thumbnail, rss, pipeline, scroll or experiments)")
         }
     }
 
@@ -54,6 +67,8 @@ enum BenchCommand {
         if parsed.has("--help") { print(help); return 0 }
         guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
         let corpus = parsed.positionals.first ?? defaultCorpus
+        if parsed.has("--compare") { return try await compare(parsed, corpus: corpus) }
+        if parsed.string("--chart") != nil { throw UsageError("--chart needs --compare") }
         var configuration = ThumbnailBenchmark.Configuration(corpus: corpus, pinholeExecutable: executablePath)
         configuration.runs = try parsed.integer("--runs", default: 5, in: 1...100)
         configuration.warmups = try parsed.integer("--warmups", default: 1, in: 0...100)
@@ -103,7 +118,7 @@ enum BenchCommand {
     }
 
     /// The running executable, so the benchmark measures this very build.
-    private static var executablePath: String {
+    static var executablePath: String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     }
 
@@ -117,7 +132,7 @@ enum BenchCommand {
         return ([fixture] + photos).filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    private static func json<T: Encodable>(_ value: T) throws -> String {
+    static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -1,11 +1,36 @@
-/// One file `pinhole thumbnail` will try to make a thumbnail of.
+import Foundation
+
+/// One image `pinhole thumbnail` will try to make a thumbnail of: a local file, or an http(s) URL (given on the
+/// command line or found in a JSON Feed).
 struct InputFile: Sendable, Hashable {
-    /// The path as the user would recognise it: the INPUT as typed, joined with the path found under it.
+    /// The input as the user would recognise it: the INPUT as typed joined with the path found under it, or the
+    /// URL.
     let path: String
-    /// The path relative to the INPUT it was found under (the file name for a file given by name), with `/`
-    /// separators; output names derive from it.
+    /// The path relative to the INPUT it was found under (the file name for a file given by name; host and path
+    /// for a URL), with `/` separators; output names derive from it.
     let relativePath: String
-    /// Whether the file was named on the command line (a non-image is then an error) rather than found in a
-    /// directory (a non-image is then skipped).
+    /// Whether the input was named on the command line or in a feed (a non-image is then an error) rather than
+    /// found in a directory (a non-image is then skipped).
     let isExplicit: Bool
+    /// Where the pipeline loads it from: a `file` URL or an `http(s)` URL.
+    let source: URL
+
+    init(path: String, relativePath: String, isExplicit: Bool, source: URL? = nil) {
+        self.path = path
+        self.relativePath = relativePath
+        self.isExplicit = isExplicit
+        self.source = source ?? URL(fileURLWithPath: path)
+    }
+
+    /// An input for an http(s) URL; its relative path is the host and path (`img.example/a/b.jpg`).
+    init(url: URL) {
+        let path = url.path.isEmpty || url.path == "/" ? "/image" : url.path
+        self.init(path: url.absoluteString, relativePath: (url.host ?? "remote") + path, isExplicit: true, source: url)
+    }
+
+    /// Whether an INPUT argument names an http(s) URL rather than a path.
+    static func isRemote(_ argument: String) -> Bool {
+        let lowered = argument.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
 }

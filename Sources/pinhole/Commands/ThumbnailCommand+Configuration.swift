@@ -4,8 +4,12 @@ import Pinhole
 extension ThumbnailCommand {
     /// What `pinhole thumbnail` was asked to do, parsed and checked.
     struct Configuration: Sendable, Equatable {
-        /// Files and directories, as typed.
+        /// Files, directories and http(s) URLs, as typed.
         var inputs: [String]
+        /// A JSON Feed (path or http(s) URL) whose items' images are inputs too.
+        var feed: String?
+        /// Directory of the pipeline's disk cache of original bytes (HTTP sources), if any.
+        var cacheDirectory: String?
         /// Longest side of each thumbnail, in pixels; 360 by default.
         var size: Int = 360
         /// Format of the thumbnail files; JPEG by default.
@@ -20,7 +24,8 @@ extension ThumbnailCommand {
         var contactSheet: String?
         /// Print one JSON object instead of the human summary.
         var json = false
-        /// Treat inputs as untrusted (`--untrusted`): files only under ``allowedRoot``, limits always on.
+        /// Treat inputs as untrusted (`--untrusted`): public http(s) hosts and files under ``allowedRoot`` only,
+        /// limits always on (``ImagePipeline/Configuration/sourcePolicy``).
         var untrusted = false
         /// The directory untrusted inputs must lie in (symlinks resolved); the current directory by default.
         var allowedRoot: String = "."
@@ -43,9 +48,14 @@ extension ThumbnailCommand {
                 + "processors (\(ProcessInfo.processInfo.activeProcessorCount) here)."),
             .value("--contact-sheet", "FILE", help: "Also write one image of all thumbnails in a grid to FILE; its "
                 + "format follows the extension (.jpg, .jpeg, .png or .webp)."),
-            .flag("--untrusted", help: "Treat inputs as untrusted: only files under --allowed-root (after resolving "
-                + "symbolic links; paths with '..' are refused), at most 100 megapixels and 50 MB each. A refused "
-                + "input fails with kind untrusted_source."),
+            .value("--feed", "FEED", help: "A JSON Feed 1.1 document (path or http(s) URL); the image of every item "
+                + "is an input too."),
+            .value("--cache-dir", "DIR", help: "Keep downloaded originals in a disk cache in DIR (LRU, 150 MB) and "
+                + "revalidate them with the server; an unusable DIR is reported and skipped."),
+            .flag("--untrusted", help: "Treat inputs as untrusted: only http(s) URLs whose host is public (checked "
+                + "again at every redirect; loopback, private and link-local addresses in any spelling are refused) "
+                + "and files under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels "
+                + "and 50 MB each. A refused input fails with kind untrusted_source."),
             .value("--allowed-root", "DIR", help: "The directory untrusted inputs must be in. Default: the current "
                 + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
@@ -61,7 +71,11 @@ extension ThumbnailCommand {
             var configuration = Configuration(inputs: parsed.positionals)
             configuration.showsHelp = parsed.has("--help")
             if configuration.showsHelp { return configuration }
-            guard !configuration.inputs.isEmpty else { throw UsageError("no inputs: give at least one file or directory") }
+            configuration.feed = parsed.string("--feed")
+            configuration.cacheDirectory = parsed.string("--cache-dir")
+            guard !configuration.inputs.isEmpty || configuration.feed != nil else {
+                throw UsageError("no inputs: give at least one file, directory or URL, or --feed")
+            }
             configuration.size = try parsed.integer("--size", default: 360, in: 1...16384)
             let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
             configuration.format = formats.first { $0.name == formatName }?.format ?? .jpeg
@@ -80,7 +94,8 @@ extension ThumbnailCommand {
             }
             if let sheet = parsed.string("--contact-sheet") {
                 guard contactSheetFormat(for: sheet) != nil else {
-                    throw UsageError("--contact-sheet: unknown extension of '\(sheet)' (use .jpg, .jpeg, .png or .webp)")
+                    throw UsageError(
+                        "--contact-sheet: unknown extension of '\(sheet)' (use .jpg, .jpeg, .png or .webp)")
                 }
                 configuration.contactSheet = sheet
             }
@@ -105,15 +120,16 @@ extension ThumbnailCommand {
         /// The text `pinhole thumbnail --help` prints.
         static var help: String {
             var lines = [
-                "USAGE: pinhole thumbnail INPUT... [--size PIXELS] [--format jpeg|png|webp] [--quality Q]",
-                "                         [--out DIR] [--jobs N] [--contact-sheet FILE] [--json]",
-                "                         [--untrusted [--allowed-root DIR]]",
+                "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS] [--format jpeg|png|webp]",
+                "                         [--quality Q] [--out DIR] [--jobs N] [--contact-sheet FILE]",
+                "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
                 "",
                 "Makes a thumbnail of every image in INPUT... with libvips (shrink-on-load, EXIF orientation",
-                "applied, colour converted to sRGB, metadata stripped).",
+                "applied, colour converted to sRGB, metadata stripped), through Pinhole's pipeline: the same",
+                "URL asked for twice is downloaded once (coalescing and the memory cache).",
                 "",
                 "ARGUMENTS:",
-                "  INPUT...   Image files and directories. Directories are searched recursively in sorted",
+                "  INPUT...   Image files, directories and http(s) URLs. Directories are searched recursively in sorted",
                 "             order, skipping hidden files and the output directory. Images are recognised by",
                 "             their content (magic bytes), not their extension. A file named here that is",
                 "             not an image is reported as an error; non-image files found while searching a",

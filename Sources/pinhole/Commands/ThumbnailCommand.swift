@@ -1,13 +1,16 @@
 import Foundation
 import Pinhole
 import PinholeBench
+import PinholeGallery
 
-/// `pinhole thumbnail`: reads every input, makes its thumbnail, writes it, and reports what happened.
+/// `pinhole thumbnail`: loads every input through an ``ImagePipeline``, encodes its thumbnail, writes it, and
+/// reports what happened.
 ///
 /// The codecs are injected (``Codecs``), so the command's logic runs with any ``ImageDecoding`` and
 /// ``ImageEncoding``; the executable passes the libvips ones. At most ``Configuration/jobs`` images are in
-/// flight at any moment (a task group refilled as tasks finish). Files are read and written on
-/// ``WorkerThreadPool/io``; decoding and encoding run where the codecs run them (their own pool).
+/// flight at any moment (a task group refilled as tasks finish). Inputs are files, http(s) URLs and the items of
+/// a JSON Feed; the pipeline reads files on ``WorkerThreadPool/io``, downloads each distinct URL once
+/// (coalescing, memory cache, optional disk cache) and decodes where the codecs run (their own pool).
 ///
 /// One input's failure never stops the others: it becomes a ``ThumbnailReport/Failure``.
 struct ThumbnailCommand: Sendable {
@@ -34,8 +37,8 @@ struct ThumbnailCommand: Sendable {
 
     /// What became of one input.
     private enum Outcome: Sendable {
-        case written(ThumbnailReport.Output, image: PixelImage?, bytesIn: Int)
-        case failed(ThumbnailReport.Failure, bytesIn: Int)
+        case written(ThumbnailReport.Output, image: PixelImage?)
+        case failed(ThumbnailReport.Failure)
     }
 
     /// Runs the command over all inputs.
@@ -46,33 +49,47 @@ struct ThumbnailCommand: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var report = emptyReport()
-        let inputs: [InputFile]
+        var inputs: [InputFile]
         do {
             try await ioPool.run { [configuration] in try FileAccess.createDirectory(configuration.outputDirectory) }
-            inputs = try await InputCollector(excluding: excludedPaths, pool: ioPool).collect(configuration.inputs)
+            let local = configuration.inputs.filter { !InputFile.isRemote($0) }
+            inputs = try await InputCollector(excluding: excludedPaths, pool: ioPool).collect(local)
+            inputs += configuration.inputs.filter(InputFile.isRemote).compactMap { URL(string: $0).map(InputFile.init(url:)) }
         } catch {
             report.errors.append(Self.failure(configuration.outputDirectory, error))
             return report
         }
+        if let feed = configuration.feed {
+            do {
+                inputs += try await feedInputs(feed)
+            } catch {
+                report.errors.append(Self.failure(feed, error))
+            }
+        }
+        let pipeline = makePipeline()
         let naming = OutputNaming(size: configuration.size, fileExtension: configuration.fileExtension)
         let outputNames = naming.names(for: inputs.map(\.relativePath))
-        let outcomes = await process(inputs, outputNames: outputNames, progress: progress)
+        let outcomes = await process(inputs, outputNames: outputNames, pipeline: pipeline, progress: progress)
 
         var images: [PixelImage] = []
         for outcome in outcomes {
             switch outcome {
-            case .written(let output, let image, let bytesIn):
+            case .written(let output, let image):
                 report.outputs.append(output)
-                report.bytesIn += bytesIn
                 report.bytesOut += output.bytes
                 if let image { images.append(image) }
-            case .failed(let failure, let bytesIn):
+            case .failed(let failure):
                 report.errors.append(failure)
-                report.bytesIn += bytesIn
             }
         }
         report.succeeded = report.outputs.count
         report.failed = report.errors.count
+        let metrics = pipeline.metrics
+        report.bytesIn = metrics.bytesReceived
+        report.downloads = metrics.downloadsStarted
+        report.coalesced = metrics.coalescedJoins
+        report.memoryHits = metrics.memoryHits
+        report.diskHits = metrics.diskHits
         if let sheet = configuration.contactSheet {
             do {
                 report.contactSheet = try await writeContactSheet(images, to: sheet)
@@ -88,7 +105,9 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// Processes `inputs` with at most ``Configuration/jobs`` in flight; outcomes come back in input order.
-    private func process(_ inputs: [InputFile], outputNames: [String], progress: Progress?) async -> [Outcome] {
+    private func process(
+        _ inputs: [InputFile], outputNames: [String], pipeline: ImagePipeline, progress: Progress?
+    ) async -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: inputs.count)
         var finished = 0
         var failed = 0
@@ -99,7 +118,7 @@ struct ThumbnailCommand: Sendable {
                 let index = next
                 let directory = configuration.outputDirectory
                 let output = (directory.hasSuffix("/") ? directory : directory + "/") + outputNames[index]
-                group.addTask { [self] in (index, await thumbnail(inputs[index], to: output)) }
+                group.addTask { [self] in (index, await thumbnail(inputs[index], to: output, pipeline: pipeline)) }
                 next += 1
             }
             for _ in 0..<min(configuration.jobs, inputs.count) { startNext() }
@@ -114,40 +133,26 @@ struct ThumbnailCommand: Sendable {
         return outcomes.compactMap { $0 }
     }
 
-    /// Under `--untrusted`, the checks each input passes before it is read.
-    private var untrustedGuard: UntrustedFileCheck? {
-        configuration.untrusted ? UntrustedFileCheck(root: configuration.allowedRoot) : nil
-    }
-
-    /// Reads, decodes, encodes and writes one input.
-    private func thumbnail(_ input: InputFile, to output: String) async -> Outcome {
-        var bytesIn = 0
+    /// Loads (through the pipeline), encodes and writes one input.
+    private func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
         do {
-            let data = try await ioPool.run { [untrustedGuard] in
-                try untrustedGuard?.checkFile(input.path)
-                return try FileAccess.read(input.path)
-            }
-            bytesIn = data.count
-            if let error = PinholeError.forSniffed(ImageFormat.sniff(data)) { throw error }
-            var options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
-            if configuration.untrusted {
-                options.maxPixelCount = min(options.maxPixelCount, SourcePolicy.untrustedMaxPixelCount)
-                options.maxFrameCount = min(options.maxFrameCount, SourcePolicy.untrustedMaxFrameCount)
-            }
-            let decoded = try await codecs.decoder.decode(data, options: options)
+            let request = ImageRequest(url: input.source, thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
+            let decoded = try await pipeline.image(for: request)
             try Task.checkCancellation()
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
             let encoded = try await codecs.encoder.encode(decoded.image, options: encoding)
             try await ioPool.run { try FileAccess.write(encoded, to: output) }
             let written = ThumbnailReport.Output(input: input.path, output: output, width: decoded.image.width,
                                                  height: decoded.image.height, bytes: encoded.count)
-            return .written(written, image: configuration.contactSheet == nil ? nil : decoded.image, bytesIn: bytesIn)
+            return .written(written, image: configuration.contactSheet == nil ? nil : decoded.image)
         } catch {
-            return .failed(Self.failure(input.path, error), bytesIn: bytesIn)
+            return .failed(Self.failure(input.path, error))
         }
     }
 
-    private func writeContactSheet(_ images: [PixelImage], to path: String) async throws -> ThumbnailReport.ContactSheet {
+    private func writeContactSheet(_ images: [PixelImage], to path: String) async throws
+        -> ThumbnailReport.ContactSheet
+    {
         guard !images.isEmpty else { throw PinholeError(.invalidRequest, "no thumbnails to put on a contact sheet") }
         let format = Configuration.contactSheetFormat(for: path) ?? .jpeg
         let sheet = try await codecs.makeContactSheet(images, configuration.size)
@@ -172,6 +177,8 @@ struct ThumbnailCommand: Sendable {
         switch error {
         case let error as PinholeError:
             ThumbnailReport.Failure(input: input, kind: error.code.kind, message: error.message)
+        case let error as FeedError:
+            ThumbnailReport.Failure(input: input, kind: error.kind.rawValue, message: error.message)
         case is CancellationError:
             ThumbnailReport.Failure(input: input, kind: "cancelled", message: "cancelled")
         default:

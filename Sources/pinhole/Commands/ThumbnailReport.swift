@@ -47,7 +47,7 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
     var imagesPerSecond: Double
     /// Peak resident set size of the process, in bytes.
     var peakRSSBytes: Int
-    /// Bytes read from the inputs (all that were read, failed ones included).
+    /// Bytes loaded from the inputs (each distinct source once; failed ones included when they were read).
     var bytesIn: Int
     /// Bytes of thumbnails written (the contact sheet not included).
     var bytesOut: Int
@@ -65,6 +65,14 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
     var errors: [Failure]
     /// The contact sheet, when one was asked for and written.
     var contactSheet: ContactSheet?
+    /// Loads handed to a data loader (HTTP downloads and file reads), from the pipeline's metrics.
+    var downloads: Int = 0
+    /// Requests that joined a load or decode already running (request coalescing).
+    var coalesced: Int = 0
+    /// Requests answered from the memory cache.
+    var memoryHits: Int = 0
+    /// Loads answered from the disk cache (fresh, or revalidated with 304).
+    var diskHits: Int = 0
 
     /// The process exit status: 0 when every input succeeded and the contact sheet (if any) was written, else 1.
     var exitStatus: Int32 { errors.isEmpty ? 0 : 1 }

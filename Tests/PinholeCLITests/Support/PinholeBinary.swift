@@ -1,6 +1,10 @@
 import Foundation
 import Pinhole
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs the built `pinhole` executable (`.build/debug/pinhole`, located from this file) as a child process.
 ///
 /// The child's stdout and stderr go to files (a pipe could fill and stall it); the caller's task waits on
@@ -19,8 +23,15 @@ enum PinholeBinary {
             ?? Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
     }
 
-    /// Runs `pinhole arguments…` in `directory` and waits for it to exit.
-    static func run(_ arguments: [String], in directory: String) async throws -> Result {
+    /// The child did not finish (or its exit was not reported) within the timeout.
+    struct TimedOut: Error {
+        var arguments: [String]
+    }
+
+    /// Runs `pinhole arguments…` in `directory` and waits for it to exit, at most `timeout`.
+    static func run(_ arguments: [String], in directory: String, timeout: Duration = .seconds(90)) async throws
+        -> Result
+    {
         let scratch = FileManager.default.temporaryDirectory.path
         let output = scratch + "/pinhole-stdout-\(UUID().uuidString)"
         let errors = scratch + "/pinhole-stderr-\(UUID().uuidString)"
@@ -39,13 +50,32 @@ enum PinholeBinary {
         let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         process.standardOutput = outputHandle
         process.standardError = errorHandle
+        // The continuation is resumed exactly once: by the termination handler, or by the watchdog when the
+        // handler has not come within `timeout` (the child is then killed), so a lost handler fails the test
+        // instead of hanging the whole run.
+        let pending = Locked<CheckedContinuation<Int32, any Error>?>(nil)
+        let finish = { @Sendable (result: Swift.Result<Int32, any Error>) in
+            pending.withLock { continuation in
+                continuation?.resume(with: result)
+                continuation = nil
+            }
+        }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
+            pending.withLock { $0 = continuation }
+            process.terminationHandler = { finished in finish(.success(finished.terminationStatus)) }
             do {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
-                continuation.resume(throwing: error)
+                finish(.failure(error))
+                return
+            }
+            let pid = process.processIdentifier
+            Task {
+                try? await Task.sleep(for: timeout)
+                let stillWaiting = pending.withLock { $0 != nil }
+                if stillWaiting { kill(pid, SIGKILL) }
+                finish(.failure(TimedOut(arguments: arguments)))
             }
         }
         try outputHandle.close()
@@ -89,6 +119,10 @@ struct JSONReport: Decodable {
     var outputs: [Output]
     var errors: [Failure]
     var contactSheet: ContactSheet?
+    var downloads: Int
+    var coalesced: Int
+    var memoryHits: Int
+    var diskHits: Int
 
     init(_ text: String) throws {
         self = try JSONDecoder().decode(JSONReport.self, from: Data(text.utf8))

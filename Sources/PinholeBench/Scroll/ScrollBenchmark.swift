@@ -1,0 +1,196 @@
+import Foundation
+import Pinhole
+import PinholeTestServer
+import PinholeVips
+
+/// `pinhole bench scroll`: the seeds' scroll reproduction. A headless list whose visible window flicks top →
+/// bottom → top against a loopback server with latency, rows binding on appear and (for Pinhole) cancelling on
+/// disappear, optionally with every row's URL changing every 400 ms; the naive GCD code against Pinhole's
+/// ``ImageSlot`` + ``ImagePipeline``, in one process, Pinhole first (the naive run leaves blocked threads).
+///
+/// Runs on the main actor; the caller must keep the main dispatch queue serviced (an `async` main does).
+@MainActor
+public struct ScrollBenchmark {
+    /// The two ways of binding images to rows.
+    public enum Strategy: String, Sendable, CaseIterable {
+        /// The frame loop with empty rows: a reference for the machine's own scheduling noise.
+        case idle
+        case naive
+        case pinhole
+    }
+
+    /// What to run; every property has the default of `pinhole bench scroll`.
+    public struct Configuration: Sendable {
+        /// In run order: the idle reference, then Pinhole, then naive (whose blocked threads would affect later runs).
+        public var strategies: [Strategy] = [.idle, .pinhole, .naive]
+        public var rows = 200
+        public var visibleRows = 12
+        /// Server latency per image, in milliseconds; 250 by default.
+        public var latencyMs = 250
+        /// Whether every row's URL changes every ``refreshIntervalSeconds`` during the script.
+        public var refresh = false
+        public var refreshIntervalSeconds = 0.4
+        /// The flick's duration in seconds; 7.3 by default.
+        public var durationSeconds = 7.3
+        /// The naive run's cap in seconds from its start; 60 by default.
+        public var naiveCapSeconds = 60.0
+        /// The Pinhole run's cap on settling after the script, in seconds; 30 by default.
+        public var settleCapSeconds = 30.0
+        /// Thumbnail longest side in pixels (a row's pixel size); 64 by default.
+        public var thumbnailPixels = 64
+        /// Distinct images the server hands out, and their side in pixels.
+        public var imageCount = 24
+        public var imageSide = 600
+        /// The photo corpus; `nil` makes synthetic images.
+        public var corpus: String?
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Makes the images, starts the server, runs every strategy and stops the server.
+    ///
+    /// - Parameters:
+    ///   - log: receives progress lines (for stderr).
+    ///   - deliver: when given and the naive strategy runs last, receives every result synchronously on the main
+    ///     queue the moment the naive frame loop ends. After the naive run, libdispatch's pool is full of blocked
+    ///     downloads and any task (this function's own return included) can wait minutes for a thread, so a
+    ///     command line prints from `deliver` and exits.
+    /// - Throws: ``PinholeError`` when the images cannot be made; `PinholeTestServer.StartError`.
+    public func run(
+        log: @Sendable (String) -> Void = { _ in },
+        deliver: (@MainActor ([ScrollResult]) -> Void)? = nil
+    ) async throws -> [ScrollResult] {
+        let images = try await ScrollImageSet.make(
+            count: configuration.imageCount, side: configuration.imageSide, corpus: configuration.corpus)
+        log("images: \(images.jpegs.count) JPEGs of \(images.side)×\(images.side) from \(images.origin)")
+        let server = try PinholeTestServer()
+        defer { server.stop() }
+        let latency = Duration.milliseconds(configuration.latencyMs)
+        let jpegs = images.jpegs
+        server.route("/warmup", .image(jpegs[0]))
+        server.setHandler { request in
+            guard request.path.hasPrefix("/img/"), let index = Int(request.path.dropFirst(5)) else { return nil }
+            return .image(jpegs[index % jpegs.count], latency: latency)
+        }
+        var results: [ScrollResult] = []
+        for (index, strategy) in configuration.strategies.enumerated() {
+            log("running \(strategy.rawValue)…")
+            let isLast = index == configuration.strategies.count - 1
+            var finished: (@MainActor (ScrollResult) -> Void)?
+            if isLast, strategy == .naive, let deliver {
+                let earlier = results
+                finished = { result in deliver(earlier + [result]) }
+            }
+            let result = try await run(strategy, server: server, images: images, onFinished: finished)
+            results.append(result)
+            log("\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
+                + "timed out: \(result.timedOut)")
+        }
+        return results
+    }
+
+    /// One strategy against a running server.
+    ///
+    /// `onFinished`, when given, receives the result synchronously on the main queue as soon as the frame loop
+    /// ends (without the 2 s wait for the server's abort counts).
+    func run(
+        _ strategy: Strategy, server: PinholeTestServer, images: ScrollImageSet,
+        onFinished: (@MainActor (ScrollResult) -> Void)? = nil
+    ) async throws -> ScrollResult {
+        let script = ScrollScript(
+            rowCount: configuration.rows, visibleRowCount: configuration.visibleRows,
+            durationSeconds: configuration.durationSeconds)
+        let downloads = DownloadLog()
+        let cells = script.visibleRowCount
+        let rowStrategy: any ScrollRowStrategy
+        let totalCap: Double
+        var run: ScrollRun?
+        let ledger = ScrollLedger(cellCount: cells) { run?.elapsedSeconds ?? 0 }
+        switch strategy {
+        case .idle:
+            rowStrategy = IdleRows()
+            totalCap = configuration.durationSeconds + configuration.settleCapSeconds
+        case .naive:
+            await Self.warmUpNaive(server.url("/warmup"))
+            rowStrategy = NaiveRows(cellCount: cells, ledger: ledger, downloads: downloads)
+            totalCap = configuration.naiveCapSeconds
+        case .pinhole:
+            let pipeline = makePipeline(downloads: downloads)
+            _ = try? await pipeline.image(for: ImageRequest(url: server.url("/warmup"), maxPixelSize: 8))
+            let expected = try await expectedThumbnails(images)
+            rowStrategy = PinholeRows(
+                pipeline: pipeline, cellCount: cells, thumbnailPixels: configuration.thumbnailPixels,
+                expected: expected, ledger: ledger)
+            totalCap = configuration.durationSeconds + configuration.settleCapSeconds
+        }
+        server.resetStats()
+        let refresh = configuration.refresh ? configuration.refreshIntervalSeconds : nil
+        // The naive run is capped only by its total time; Pinhole by its settling time after the script.
+        let settleCap = strategy == .naive ? configuration.naiveCapSeconds : configuration.settleCapSeconds
+        let current = ScrollRun(
+            script: script, refreshIntervalSeconds: refresh, settleCapSeconds: settleCap,
+            totalCapSeconds: totalCap
+        ) { row, generation in server.url("/img/\(row)?v=\(generation)") }
+        run = current
+        let figures = await current.run(rowStrategy) { [self] figures in
+            onFinished?(
+                makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: server.stats))
+        }
+        let stats = await Self.settledStats(of: server, waitForAborts: !figures.timedOut)
+        return makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: stats)
+    }
+
+    /// The pipeline of the Pinhole strategy: libvips thumbnails on ``WorkerThreadPool/cpu``, one HTTP loader whose
+    /// connection limit covers a screen of rows, and a memory cache sized for a list of small thumbnails.
+    func makePipeline(downloads: DownloadLog) -> ImagePipeline {
+        var http = HTTPDataLoader.Configuration()
+        http.maxConnectionsPerHost = configuration.visibleRows + 4
+        let loader = TrackingDataLoader(base: HTTPDataLoader(configuration: http), log: downloads)
+        var pipelineConfiguration = ImagePipeline.Configuration(
+            decoder: VipsDecoder(pool: .cpu), dataLoader: SchemeRoutingDataLoader(http: loader))
+        pipelineConfiguration.networkConcurrencyLimit = configuration.visibleRows + 4
+        // 2 MB: about 170 thumbnails of 64×64 RGB, several screens of rows.
+        pipelineConfiguration.memoryCache = MemoryCache(configuration: .init(costLimit: 2_000_000))
+        return ImagePipeline(configuration: pipelineConfiguration)
+    }
+
+    /// The thumbnail each served image must give, decoded with the pipeline's own decoder and options.
+    func expectedThumbnails(_ images: ScrollImageSet) async throws -> [PixelImage] {
+        let decoder = VipsDecoder(pool: .cpu)
+        var expected: [PixelImage] = []
+        for jpeg in images.jpegs {
+            let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: configuration.thumbnailPixels))
+            expected.append(try await decoder.decode(jpeg, options: options).image)
+        }
+        return expected
+    }
+
+    /// One naive download first, so both strategies start with their networking threads running.
+    static func warmUpNaive(_ url: URL) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                // Deliberately blocking, as the naive strategy is (see NaiveRows).
+                _ = try? Data(contentsOf: url)
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The server's counts once every started request has ended (at most 2 s of waiting; none after a cap).
+    static func settledStats(of server: PinholeTestServer, waitForAborts: Bool) async -> Stats {
+        guard waitForAborts else { return server.stats }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            let stats = server.stats
+            if stats.requestsStarted == stats.requestsCompleted + stats.requestsAborted { return stats }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return server.stats
+    }
+}
