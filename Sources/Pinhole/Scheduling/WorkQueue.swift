@@ -50,6 +50,11 @@ final class WorkQueue: Sendable {
     /// ``setPriority(_:to:)`` is never lost.
     func acquire(token: UInt64, priority: @Sendable () -> Priority) async throws {
         try Task.checkCancellation()
+        // Fast path: a free slot is taken without suspending (a suspension costs a trip through the executor).
+        let acquired = state.withLock { state in
+            state.machine.hasFreeSlot && state.machine.acquire(token, priority: priority()) == .run
+        }
+        if acquired { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Result<Void, any Error>? = state.withLock { state in

@@ -25,12 +25,15 @@ struct WorkQueueStateMachine: Sendable {
         self.limit = limit
     }
 
+    /// Whether ``acquire(_:priority:)`` would run at once (a slot is free and nobody waits).
+    var hasFreeSlot: Bool { running < limit && levelOf.isEmpty }
+
     /// Number of waiters.
     var waitingCount: Int { levelOf.count }
 
     /// A caller asks for a slot.
     mutating func acquire(_ id: UInt64, priority: Priority) -> AcquireAction {
-        if running < limit && levelOf.isEmpty {
+        if hasFreeSlot {
             running += 1
             return .run
         }

@@ -37,6 +37,7 @@ public struct PipelineBenchmark: Sendable {
         (result.hitNanoseconds, result.asyncHitNanoseconds, result.dictionaryLookupNanoseconds) = try await measureHits()
         log("pipeline overhead per request…")
         (result.requestMicroseconds, result.directMicroseconds) = try await measureOverhead()
+        result.concurrentRequestMicroseconds = try await measureConcurrentOverhead()
         log("1,000 identical concurrent requests…")
         (result.identicalRequests, result.identicalLoads, result.identicalSeconds) = try await measureIdentical()
         log("threads while \(configuration.waitingRequests) requests wait on a \(configuration.serverLatency) server…")
@@ -89,6 +90,25 @@ public struct PipelineBenchmark: Sendable {
             direct.append(Self.seconds(ContinuousClock.now - start) * 1e6 / Double(count))
         }
         return (viaPipeline.droppingFirst(), direct.droppingFirst())
+    }
+
+    /// The same requests all at once (as a list screen asks): wall time per request, amortised.
+    private func measureConcurrentOverhead() async throws -> Samples {
+        let count = configuration.requestsPerRun
+        var samples = Samples()
+        for round in 0...configuration.runs {
+            let pipeline = makePipeline(memoryCache: false)
+            let requests = (0..<count).map {
+                ImageRequest(url: URL(string: "https://bench.example/c\(round)/\($0).jpg")!, maxPixelSize: 64)
+            }
+            let start = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for request in requests { group.addTask { blackHole(try await pipeline.image(for: request)) } }
+                try await group.waitForAll()
+            }
+            samples.append(Self.seconds(ContinuousClock.now - start) * 1e6 / Double(count))
+        }
+        return samples.droppingFirst()
     }
 
     private func measureIdentical() async throws -> (Int, Int, Double) {

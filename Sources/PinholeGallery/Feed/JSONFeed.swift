@@ -36,7 +36,9 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
             case contentText = "content_text"
         }
 
-        public init(id: String, title: String, url: URL? = nil, image: URL? = nil, date: Date? = nil, summary: String? = nil) {
+        public init(
+            id: String, title: String, url: URL? = nil, image: URL? = nil, date: Date? = nil, summary: String? = nil
+        ) {
             self.id = id
             self.title = title
             self.url = url
@@ -52,7 +54,8 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
             } else if let number = try? container.decode(Int.self, forKey: .id) {
                 id = String(number)
             } else {
-                throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "item without an id")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .id, in: container, debugDescription: "item without an id")
             }
             title = (try? container.decodeIfPresent(String.self, forKey: .title)) ?? ""
             url = Self.url(container, .url)
@@ -115,28 +118,4 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
         let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         return try? fractional.parse(text)
     }
-}
-
-/// Why a feed could not be shown.
-public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The class of failure.
-    public enum Kind: String, Sendable, Hashable {
-        /// The bytes are not JSON.
-        case invalidJSON = "invalid_json"
-        /// JSON, but not a JSON Feed.
-        case notAFeed = "not_a_feed"
-        /// The feed could not be fetched (offline, HTTP error, missing file).
-        case unreachable
-    }
-
-    public var kind: Kind
-    /// A sentence for people.
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { "\(kind.rawValue): \(message)" }
 }

@@ -29,6 +29,12 @@ struct PinholeCLI: Sendable {
             return 0
         case "thumbnail":
             return await thumbnail(rest)
+        case "gallery":
+            do {
+                return try await GalleryCommand.run(rest)
+            } catch {
+                return usageError(error, help: "pinhole gallery --help")
+            }
         case "bench":
             do {
                 return try await BenchCommand.run(rest)
@@ -86,6 +92,8 @@ struct PinholeCLI: Sendable {
         COMMANDS:
           thumbnail INPUT...   Make a thumbnail of every image in the given files and directories.
                                See 'pinhole thumbnail --help' for its options.
+          gallery [FEED]       Browse a JSON Feed (path or URL) with thumbnails in the terminal; without
+                               FEED a 200-photo demo over loopback. See 'pinhole gallery --help'.
           bench thumbnail [DIR]
                                Thumbnails/s and memory against vipsthumbnail over the photo corpus.
                                See 'pinhole bench --help'.

@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+import Pinhole
+
+/// Gives the process's decoding threads a lower scheduling priority (a higher nice value) than the render loop,
+/// the terminal's equivalent of decoding at a utility QoS on Apple platforms: when both want a core, the frame
+/// wins; when the loop is idle, decodes still use every core.
+///
+/// Matches threads by name (`/proc/self/task/TID/comm`): ``WorkerThreadPool/cpu``'s `pinhole-cpu-N` and
+/// libvips' own `libvips worker` threads. New threads appear lazily, so ``apply()`` is called periodically;
+/// each thread is looked at once. Raising niceness needs no privilege. Thread-safe.
+final class DecodeThreadPriority: Sendable {
+    /// Thread-name prefixes of decoding threads.
+    static let prefixes = ["pinhole-cpu", "libvips worker"]
+
+    /// The nice value given to them (0…19).
+    let nice: Int32
+    private let seen = Locked<Set<Int32>>([])
+
+    init(nice: Int32) {
+        self.nice = min(19, max(0, nice))
+    }
+
+    /// Renices decoding threads not seen before. Returns how many were changed.
+    @discardableResult
+    func apply() -> Int {
+        guard nice > 0, let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        var changed = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let thread = Int32(name), seen.withLock({ $0.insert(thread).inserted }) else { continue }
+            let comm = Self.threadName(thread)
+            guard Self.prefixes.contains(where: comm.hasPrefix) else { continue }
+            if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(thread), nice) == 0 { changed += 1 }
+        }
+        return changed
+    }
+
+    private static func threadName(_ thread: Int32) -> String {
+        let descriptor = open("/proc/self/task/\(thread)/comm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return "" }
+        return String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Pinhole
+import PinholeVips
+
+extension GalleryApp {
+    /// Runs the gallery until `q`, the end of a script that quits, `SIGINT` or `SIGTERM`; returns the exit status
+    /// (0 on `q`, 130/143 on the signals, 1 when the demo cannot start, 2 when the stats file cannot be written).
+    ///
+    /// Raw input mode is used only when standard input is a terminal, and the alternate screen only when standard
+    /// output is one; otherwise frames are still rendered and written (scripted runs, benchmarks). While the UI
+    /// runs, standard error goes to `$TMPDIR/pinhole-gallery.log` when it is the terminal, so no message can
+    /// scribble over the screen.
+    public static func run(_ options: Options) async -> Int32 {
+        let started = ContinuousClock.now
+        var demo: DemoFeed?
+        let feedURL: URL
+        if let feed = options.feed {
+            feedURL = FeedLoaders.url(forArgument: feed)
+        } else {
+            do {
+                let started = try await DemoFeed.start(
+                    corpus: DemoFeed.defaultCorpusDirectory(environment: options.environment))
+                demo = started
+                feedURL = started.feedURL
+            } catch {
+                FileHandle.standardError.write(Data("pinhole: error: cannot start the demo feed: \(error)\n".utf8))
+                return 1
+            }
+        }
+        let inputIsTerminal = isatty(STDIN_FILENO) == 1
+        let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+        let size = TerminalSession.size() ?? fallbackSize(options.environment)
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(decoder: VipsDecoder()))
+        let model = FeedScreenModel(
+            feedURL: feedURL, loader: FeedLoaders.live(), pipeline: pipeline,
+            favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),
+            locale: GalleryLocale.fromEnvironment(options.environment), size: size)
+        let app = GalleryApp(
+            model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
+            decodeNice: options.decodeNice)
+
+        let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil
+        TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
+        Task {
+            await model.loadFavourites()
+            await model.load()
+        }
+        var status = await app.run(readsKeys: inputIsTerminal)
+        let writer = app.writer
+        _ = try? await WorkerThreadPool.io.run { writer.waitUntilIdle() }
+        TerminalSession.restore()
+        if let savedError {
+            _ = dup2(savedError, STDERR_FILENO)
+            _ = close(savedError)
+        }
+        await model.flushFavourites()
+        if let statsURL = options.statsJSON {
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            do {
+                let data = try app.summary(seconds: seconds, exitStatus: status).json()
+                try await WorkerThreadPool.io.run { try data.write(to: statsURL) }
+            } catch {
+                FileHandle.standardError.write(Data("pinhole: error: cannot write \(statsURL.path): \(error)\n".utf8))
+                if status == 0 { status = 2 }
+            }
+        }
+        if let demo { _ = try? await WorkerThreadPool.io.run { demo.stop() } }
+        return status
+    }
+
+    /// `COLUMNS` × `LINES` from the environment, else 120 × 40.
+    static func fallbackSize(_ environment: [String: String]) -> TerminalSize {
+        TerminalSize(
+            columns: environment["COLUMNS"].flatMap { Int($0) } ?? 120,
+            rows: environment["LINES"].flatMap { Int($0) } ?? 40)
+    }
+
+    /// Points standard error at a log file; returns a duplicate of the old one, or `nil` if that failed.
+    private static func redirectStandardError() -> Int32? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-gallery.log").path
+        let log = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard log >= 0 else { return nil }
+        let saved = dup(STDERR_FILENO)
+        guard saved >= 0 else {
+            close(log)
+            return nil
+        }
+        _ = dup2(log, STDERR_FILENO)
+        _ = close(log)
+        return saved
+    }
+}

@@ -1,0 +1,60 @@
+public import Foundation
+
+/// What `pinhole gallery --stats-json FILE` writes at exit: frame times and pipeline figures of the run.
+///
+/// Times in milliseconds, memory in bytes. Keys are written sorted.
+public struct GalleryStats: Sendable, Codable, Equatable {
+    /// Median frame time (ms; see ``FrameStats``).
+    public var frameP50Ms: Double
+    /// 99th-percentile frame time (ms).
+    public var frameP99Ms: Double
+    /// Longest frame (ms).
+    public var frameMaxMs: Double
+    /// Median, 99th percentile and longest main-actor work per frame (ms): the part of the frame time spent in
+    /// the tick itself rather than waiting to be scheduled.
+    public var workP50Ms: Double
+    public var workP99Ms: Double
+    public var workMaxMs: Double
+    /// Timer ticks (frames) in the run.
+    public var frames: Int
+    /// Frames that wrote output.
+    public var framesDrawn: Int
+    /// Frames whose drawing waited because the terminal was still taking the previous one.
+    public var framesDeferred: Int
+    /// Frames over 16.7 ms.
+    public var hitches: Int
+    /// Frames over 250 ms.
+    public var hangs: Int
+    /// Most threads in the process at one time (sampled every 100 ms).
+    public var peakThreads: Int
+    /// Peak resident memory (bytes; `VmHWM`).
+    public var peakRSSBytes: Int
+    /// Thumbnails that reached the screen.
+    public var imagesShown: Int
+    /// Pipeline requests answered from the memory cache.
+    public var memoryHits: Int
+    /// Pipeline requests.
+    public var requests: Int
+    /// Downloads started, completed and cancelled.
+    public var downloadsStarted: Int
+    public var downloadsCompleted: Int
+    public var downloadsCancelled: Int
+    /// Successful decodes.
+    public var decodes: Int
+    /// Items in the feed (0 if it did not load).
+    public var feedItems: Int
+    /// CPU time the process used (user + system, all threads), in seconds; divided by ``seconds`` it is the
+    /// number of cores kept busy on average.
+    public var cpuSeconds: Double
+    /// Wall-clock length of the run in seconds.
+    public var seconds: Double
+    /// The exit status.
+    public var exitStatus: Int32
+
+    /// The JSON text (sorted keys, pretty-printed).
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}

@@ -1,0 +1,251 @@
+public import Foundation
+public import Observation
+public import Pinhole
+
+/// The feed screen's state and behaviour, independent of any terminal: loading the feed, the selection and
+/// scrolling, favourites, and one ``ImageSlot`` per visible row.
+///
+/// - Loading: the feed's bytes come from the injected ``FeedLoader``; they are decoded (and dates formatted)
+///   on ``WorkerThreadPool/cpu``; the rows appear in one step, with exactly one redraw request.
+/// - Redraws: every change calls ``invalidate()``, which counts in ``redrawCount``, sets ``needsDisplay`` and
+///   calls ``onRedraw``. Changes made together (a load, a scroll step) ask for one redraw.
+/// - Favourites: read once by ``loadFavourites()``, saved after every ``toggleFavourite()`` (in order, off the
+///   main actor) through the ``FavouritesStore``.
+/// - Thumbnails: see `FeedScreenModel+Thumbnails.swift`.
+///
+/// Isolation: the main actor. Nothing here blocks: every file, network and CPU-heavy step runs elsewhere.
+@MainActor
+@Observable
+public final class FeedScreenModel {
+    /// Where the feed is.
+    public enum Phase: Sendable, Equatable {
+        /// Not asked yet.
+        case idle
+        /// Fetching and decoding: show a spinner.
+        case loading
+        /// ``FeedScreenModel/rows`` holds the feed (possibly empty).
+        case loaded
+        /// The feed could not be shown; ``FeedScreenModel/retry()`` tries again.
+        case failed(FeedError)
+    }
+
+    /// Where the feed is.
+    public private(set) var phase: Phase = .idle
+    /// The feed's title, once loaded.
+    public private(set) var feedTitle = ""
+    /// The feed's rows, once loaded; empty otherwise.
+    public private(set) var rows: [FeedRow] = []
+    /// The selected row (0-based).
+    public internal(set) var selectedIndex = 0
+    /// The first row on screen (0-based).
+    public internal(set) var firstVisibleIndex = 0
+    /// Ids of the favourite items.
+    public private(set) var favourites: Set<String> = []
+    /// The latest diagnostic for the message line (corrupt favourites, a failed save, pipeline notes); or `nil`.
+    public private(set) var diagnostic: String?
+    /// The geometry of the screen.
+    public internal(set) var layout: ScreenLayout
+
+    /// Redraw requests so far (see ``invalidate()``).
+    @ObservationIgnored public private(set) var redrawCount = 0
+    /// `true` from a redraw request until ``didDisplay()``.
+    @ObservationIgnored public private(set) var needsDisplay = true
+    /// Times the feed loader was called.
+    @ObservationIgnored public private(set) var feedLoadCount = 0
+    /// Thumbnails that reached the screen (each binding of a row counts once).
+    @ObservationIgnored public internal(set) var imagesShown = 0
+    /// Rows bound straight from the memory cache (``ImageSlot`` looks there synchronously, so these hits do not
+    /// reach ``ImagePipeline/metrics``).
+    @ObservationIgnored public internal(set) var memoryCacheHits = 0
+    /// Called on the main actor after every redraw request; `nil` by default.
+    @ObservationIgnored public var onRedraw: (@MainActor () -> Void)?
+
+    /// The feed's address.
+    public let feedURL: URL
+    /// The pipeline that loads thumbnails.
+    public let pipeline: ImagePipeline
+    let loader: FeedLoader
+    let prefetcher: ImagePrefetcher
+    let favouritesStore: FavouritesStore?
+    let dateStyle: Date.FormatStyle
+    let cellCache: ThumbnailCellCache
+
+    struct RowBinding {
+        let slot: ImageSlot
+        let itemID: String
+        var shown = false
+    }
+
+    @ObservationIgnored var bindings: [Int: RowBinding] = [:]
+    @ObservationIgnored var prefetching: [ImageRequest] = []
+    @ObservationIgnored var pendingConversions: Set<ThumbnailCellCache.Key> = []
+    @ObservationIgnored var scrollDirection = 1
+    @ObservationIgnored private var batchDepth = 0
+    @ObservationIgnored private var batchedRedraw = false
+    @ObservationIgnored private var loadGeneration: UInt64 = 0
+    @ObservationIgnored private var saveTask: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - feedURL: the feed's address (`http`, `https` or `file`), passed to `loader`.
+    ///   - loader: fetches the feed's bytes (``FeedLoaders/live(timeout:)`` in the app, a closure in tests).
+    ///   - pipeline: loads the thumbnails.
+    ///   - favouritesStore: where favourites persist; `nil` keeps them in memory only.
+    ///   - locale: the locale of dates (``GalleryLocale/fromEnvironment(_:)`` in the app).
+    ///   - timeZone: the time zone of dates; the current one by default.
+    ///   - size: the terminal size (rows per screen, thumbnail size).
+    ///   - cellCache: converted thumbnails; a new 512-entry cache by default.
+    public init(
+        feedURL: URL,
+        loader: @escaping FeedLoader,
+        pipeline: ImagePipeline,
+        favouritesStore: FavouritesStore?,
+        locale: Locale,
+        timeZone: TimeZone = .current,
+        size: TerminalSize,
+        cellCache: ThumbnailCellCache = ThumbnailCellCache()
+    ) {
+        self.feedURL = feedURL
+        self.loader = loader
+        self.pipeline = pipeline
+        self.prefetcher = ImagePrefetcher(pipeline: pipeline, priority: .low)
+        self.favouritesStore = favouritesStore
+        self.dateStyle = GalleryLocale.dateStyle(locale: locale, timeZone: timeZone)
+        self.cellCache = cellCache
+        self.layout = ScreenLayout(size: size)
+    }
+
+    // MARK: Redraws
+
+    /// Asks for a redraw: counts it, sets ``needsDisplay`` and calls ``onRedraw`` (once per batch of changes).
+    public func invalidate() {
+        guard batchDepth == 0 else {
+            batchedRedraw = true
+            return
+        }
+        redrawCount += 1
+        needsDisplay = true
+        onRedraw?()
+    }
+
+    /// The frame for the current state has been drawn.
+    public func didDisplay() {
+        needsDisplay = false
+    }
+
+    /// Runs `changes` with redraw requests merged into one at the end.
+    func batch(_ changes: () -> Void) {
+        batchDepth += 1
+        changes()
+        batchDepth -= 1
+        if batchDepth == 0 && batchedRedraw {
+            batchedRedraw = false
+            invalidate()
+        }
+    }
+
+    /// Shows `message` on the message line.
+    public func report(_ message: String) {
+        diagnostic = message
+        invalidate()
+    }
+
+    // MARK: Loading
+
+    /// Reads the favourites (see ``FavouritesStore/load()``); a corrupt file is reported on the message line.
+    public func loadFavourites() async {
+        guard let store = favouritesStore else { return }
+        let loaded = await store.load()
+        favourites.formUnion(loaded.ids)
+        if let problem = loaded.problem { diagnostic = problem }
+        invalidate()
+    }
+
+    /// Fetches and decodes the feed, then shows it (one redraw). No effect while a load is running.
+    ///
+    /// On failure ``phase`` is `.failed` with a ``FeedError`` and there are no rows.
+    public func load() async {
+        if case .loading = phase { return }
+        loadGeneration &+= 1
+        let generation = loadGeneration
+        feedLoadCount += 1
+        batch {
+            phase = .loading
+            unbindAll()
+            invalidate()
+        }
+        let result = await Self.fetch(feedURL, loader: loader, dateStyle: dateStyle)
+        guard generation == loadGeneration else { return }
+        batch {
+            switch result {
+            case .success(let feed):
+                feedTitle = feed.title
+                rows = feed.rows
+                phase = .loaded
+                selectedIndex = min(selectedIndex, max(0, rows.count - 1))
+                firstVisibleIndex = 0
+                scrollIntoView()
+                updateBindings()
+            case .failure(let error):
+                rows = []
+                phase = .failed(error)
+            }
+            invalidate()
+        }
+    }
+
+    /// After a failed load, loads again (in a new task); otherwise retries the failed thumbnails on screen.
+    public func retry() {
+        if case .failed = phase {
+            Task { await self.load() }
+        } else {
+            retryFailedThumbnails()
+        }
+    }
+
+    /// Fetch with `loader`, then decode and format on ``WorkerThreadPool/cpu``; never on the main actor.
+    @concurrent
+    nonisolated static func fetch(
+        _ url: URL, loader: FeedLoader, dateStyle: Date.FormatStyle
+    ) async -> Result<(title: String, rows: [FeedRow]), FeedError> {
+        do {
+            let data = try await loader(url)
+            return .success(
+                try await WorkerThreadPool.cpu.run {
+                    let feed = try JSONFeed.decode(data)
+                    return (feed.title, FeedRow.rows(of: feed, dateStyle: dateStyle))
+                })
+        } catch let error as FeedError {
+            return .failure(error)
+        } catch is CancellationError {
+            return .failure(FeedError(.unreachable, "loading was cancelled"))
+        } catch {
+            return .failure(FeedError(.unreachable, "\(error)"))
+        }
+    }
+
+    // MARK: Favourites
+
+    /// Marks or unmarks the selected row as a favourite and saves the set (in order, off the main actor).
+    public func toggleFavourite() {
+        guard case .loaded = phase, rows.indices.contains(selectedIndex) else { return }
+        let id = rows[selectedIndex].id
+        if favourites.remove(id) == nil { favourites.insert(id) }
+        invalidate()
+        guard let store = favouritesStore else { return }
+        let snapshot = favourites
+        let previous = saveTask
+        saveTask = Task { [weak self] in
+            await previous?.value
+            do {
+                try await store.save(snapshot)
+            } catch {
+                self?.report("favourites not saved: \(error)")
+            }
+        }
+    }
+
+    /// Waits until every favourites save started so far has finished.
+    public func flushFavourites() async {
+        await saveTask?.value
+    }
+}

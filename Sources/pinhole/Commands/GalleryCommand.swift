@@ -1,0 +1,57 @@
+import Foundation
+import PinholeGallery
+
+/// `pinhole gallery [FEED] [--script STEPS] [--stats-json FILE]`: the terminal gallery (see ``GalleryApp``).
+enum GalleryCommand {
+    static let options: [OptionSpec] = [
+        .value("--script", "STEPS", help: "Replay keys, one per frame, e.g. \"ready,down:40,up:40,quit\"."),
+        .value("--stats-json", "FILE", help: "Write frame and pipeline figures as JSON to FILE at exit."),
+        .value("--decode-nice", "N", help: "Nice value of decoding threads, 0-19 (0: same as the UI). Default: 0."),
+        .flag("--help", help: "Show this help (also -h)."),
+    ]
+
+    static let help = """
+        USAGE: pinhole gallery [FEED] [--script STEPS] [--stats-json FILE] [--decode-nice N]
+
+        Shows a JSON Feed (https://jsonfeed.org/version/1.1) as a scrolling list with truecolor thumbnails.
+        FEED is a path or an http(s) URL. Without FEED a demo feed of 200 items over the photo corpus
+        ($PINHOLE_CORPUS, else ~/.cache/pinhole/corpus) is served over loopback HTTP with 80-250 ms latency.
+
+        KEYS: up/down or k/j, PgUp/PgDn, Home/End, f favourite, r retry, q quit.
+        Favourites are kept in ${XDG_DATA_HOME:-~/.local/share}/pinhole/favourites.json.
+        Dates use the locale of LC_ALL, LC_TIME or LANG.
+
+        SCRIPT STEPS (comma-separated): up down pgup pgdn home end f r quit, each with an optional :N count;
+          wait:MS pauses; ready[:MS] waits until the feed and the visible thumbnails are shown.
+
+        OPTIONS:
+        \(options.map { "  \($0.synopsis.padding(toLength: 19, withPad: " ", startingAt: 0)) \($0.help)" }
+            .joined(separator: "\n"))
+        """
+
+    /// Parses `arguments` and runs the gallery; returns the exit status.
+    static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        let parsed = try ArgumentParser(options: options).parse(arguments)
+        if parsed.has("--help") {
+            print(help)
+            return 0
+        }
+        guard parsed.positionals.count <= 1 else {
+            throw UsageError("gallery takes at most one FEED, not \(parsed.positionals.count)")
+        }
+        var script: KeyScript?
+        if let text = parsed.string("--script") {
+            do {
+                script = try KeyScript.parse(text)
+            } catch {
+                throw UsageError("--script: \(error.message)")
+            }
+        }
+        let options = GalleryApp.Options(
+            feed: parsed.positionals.first,
+            script: script,
+            statsJSON: parsed.string("--stats-json").map { URL(fileURLWithPath: $0) },
+            decodeNice: try parsed.integer("--decode-nice", default: 0, in: 0...19))
+        return await GalleryApp.run(options)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Pinhole
+import PinholeGallery
+import Testing
+
+/// The renderer is a pure function of ``ScreenState`` and the terminal size: these frames are compared with
+/// recorded text files (see ``Snapshot``).
+@Suite(.timeLimit(.minutes(1)))
+struct ScreenRendererSnapshotTests {
+    static let status =
+        "frame p50 0.3ms p99 2.1ms · hitches 0 · hangs 0 · threads 14 · in flight 2+0 · mem hits 5 · shown 4"
+
+    /// A 28×16 gradient: red grows to the right, green downwards.
+    static func gradient(columns: Int, rows: Int) -> HalfBlockImage {
+        var pixels: [UInt8] = []
+        for y in 0..<16 {
+            for x in 0..<28 { pixels += [UInt8(x * 9), UInt8(y * 15), 128] }
+        }
+        return HalfBlockImage(
+            PixelImage(width: 28, height: 16, pixelFormat: .rgb8, pixels: pixels), columns: columns, rows: rows)
+    }
+
+    static func listState(size: TerminalSize, favourites: Set<Int> = [], message: String? = nil) -> ScreenState {
+        let layout = ScreenLayout(size: size)
+        let thumbnails: [ScreenState.Thumbnail] = [
+            .image(gradient(columns: layout.thumbnailColumns, rows: layout.thumbnailRows)),
+            .image(gradient(columns: layout.thumbnailColumns, rows: layout.thumbnailRows)),
+            .loading, .failed("HTTP 404"), .none,
+            .image(gradient(columns: layout.thumbnailColumns, rows: layout.thumbnailRows)), .loading,
+        ]
+        let rows = (0..<min(layout.visibleRowCount, thumbnails.count)).map { index in
+            ScreenState.Row(
+                index: index, title: "Photo \(index + 1): a kite over the dunes at dusk, seen from the old lighthouse",
+                date: "Mar \(4 + index), 2026", summary: "jpeg 4000×3000 · CC-BY-4.0",
+                isFavourite: favourites.contains(index),
+                isSelected: index == 1, thumbnail: thumbnails[index])
+        }
+        return ScreenState(
+            title: "Test photos",
+            content: .list(.init(rows: rows, totalCount: 200, favouriteCount: favourites.count)),
+            message: message, status: status)
+    }
+
+    static let states: [(name: String, state: ScreenState, size: TerminalSize)] = [
+        (
+            "loading-80x24",
+            ScreenState(title: "https://feeds.example/photos.json", content: .loading, status: status, spinnerFrame: 3),
+            TerminalSize(columns: 80, rows: 24)
+        ),
+        (
+            "error-80x24",
+            ScreenState(
+                title: "https://feeds.example/photos.json",
+                content: .failed(
+                    FeedError(.httpStatus, "https://feeds.example/photos.json answered HTTP 503", statusCode: 503)),
+                status: status), TerminalSize(columns: 80, rows: 24)
+        ),
+        ("list-120x40", listState(size: TerminalSize(columns: 120, rows: 40)), TerminalSize(columns: 120, rows: 40)),
+        (
+            "favourites-80x24",
+            listState(
+                size: TerminalSize(columns: 80, rows: 24), favourites: [0, 2],
+                message: "favourites file was corrupt: kept as favourites.json.corrupt, started empty"),
+            TerminalSize(columns: 80, rows: 24)
+        ),
+        (
+            "narrow-40x20", listState(size: TerminalSize(columns: 40, rows: 20), favourites: [1]),
+            TerminalSize(columns: 40, rows: 20)
+        ),
+        ("wide-160x30", listState(size: TerminalSize(columns: 160, rows: 30)), TerminalSize(columns: 160, rows: 30)),
+    ]
+
+    @Test(arguments: states.map(\.name))
+    func frameMatchesRecordedSnapshot(_ name: String) async throws {
+        // Given a screen state and a terminal size
+        let entry = try #require(Self.states.first { $0.name == name })
+        // When it is rendered
+        let lines = ScreenRenderer.render(entry.state, size: entry.size)
+        // Then the frame is the recorded one
+        try await Snapshot.expect(lines, matches: name)
+    }
+
+    @Test(arguments: states.map(\.name))
+    func everyLineIsExactlyTheTerminalWidth(_ name: String) throws {
+        // Given a rendered frame
+        let entry = try #require(Self.states.first { $0.name == name })
+        let lines = ScreenRenderer.render(entry.state, size: entry.size)
+        // Then it has one line per terminal row, each as wide as the terminal once SGR sequences are removed
+        #expect(lines.count == entry.size.rows)
+        for line in lines {
+            let visible = line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+            #expect(visible.count == entry.size.columns, "\(visible)")
+        }
+    }
+
+    @Test func listFrameShowsTitlesDatesHalfBlocksAndStatus() throws {
+        // Given the list state on a 120×40 terminal
+        let lines = ScreenRenderer.render(
+            Self.listState(size: TerminalSize(columns: 120, rows: 40), favourites: [0]),
+            size: TerminalSize(columns: 120, rows: 40))
+        let text = lines.joined(separator: "\n")
+        // Then titles, dates, truecolor half blocks, the favourite star, the error mark and the status line are there
+        #expect(text.contains("Photo 1: a kite"))
+        #expect(text.contains("Mar 5, 2026"))
+        #expect(text.contains("\u{1B}[38;2;") && text.contains("▀"))
+        #expect(lines[1].contains("★"))
+        #expect(text.contains("✗ HTTP 404 · r retries"))
+        #expect(lines[39].contains("frame p50 0.3ms p99 2.1ms"))
+        #expect(lines[0].contains("2/200 · ★ 1"))
+    }
+
+    @Test func tooSmallTerminalSaysSo() {
+        let lines = ScreenRenderer.render(
+            Self.listState(size: TerminalSize(columns: 20, rows: 5)), size: TerminalSize(columns: 20, rows: 5))
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("Terminal too small"))
+    }
+}
