@@ -50,6 +50,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // libFuzzer target for the decode path (scripts/fuzz.sh); a plain build makes it a replayer of inputs.
+        .executableTarget(name: "PinholeFuzz", dependencies: ["Pinhole", "PinholeVips"], swiftSettings: strictSettings),
+
         .executableTarget(
             name: "pinhole",
             dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery"],

@@ -11,19 +11,24 @@ struct NetworkFaultTests {
         var name: String
         var kind: String
         var route: @Sendable (Data) -> Route
+        /// A lower bound on how long the failure takes, where the fault makes one certain: a stall or a silent
+        /// server cannot be detected before the stall timeout (1 s in ``Harness/fastLoader()``). No upper bound:
+        /// a loaded machine may take any time.
+        var takesAtLeast: Duration? = nil
 
         var testDescription: String { name }
     }
 
     static let faults: [Fault] = [
-        Fault(name: "stall mid-body", kind: "timeout") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .stall(afterBytes: 1000)) },
+        Fault(name: "stall mid-body", kind: "timeout", route: { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .stall(afterBytes: 1000)) },
+              takesAtLeast: .seconds(1)),
         Fault(name: "reset mid-body", kind: "network_failure") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .reset(afterBytes: 1000)) },
         Fault(name: "truncated connection", kind: "network_failure") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .truncate(afterBytes: 1000)) },
         Fault(name: "500", kind: "http_status") { _ in Route(status: 500, body: Data("oops".utf8)) },
         Fault(name: "503", kind: "http_status") { _ in Route(status: 503, body: Data("busy".utf8)) },
         Fault(name: "HTML as image/jpeg", kind: "not_an_image") { _ in .html("<!DOCTYPE html><html><body>" + String(repeating: "x", count: 200) + "</body></html>") },
         Fault(name: "empty 200", kind: "empty_data") { _ in .image(Data()) },
-        Fault(name: "never answers", kind: "timeout") { _ in Route(behavior: .neverRespond) },
+        Fault(name: "never answers", kind: "timeout", route: { _ in Route(behavior: .neverRespond) }, takesAtLeast: .seconds(1)),
         Fault(name: "garbage bytes", kind: "not_an_image") { _ in .image(Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })) },
     ]
 
@@ -35,9 +40,12 @@ struct NetworkFaultTests {
         harness.server.route("/f.jpg", fault.route(image))
         let request = harness.request("/f.jpg")
         // When it loads
+        let start = ContinuousClock.now
         let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: request) }
-        // Then the error has the fault's kind, nothing is cached
+        let elapsed = ContinuousClock.now - start
+        // Then the error has the fault's kind, no sooner than the fault allows, and nothing is cached
         #expect(error?.code.kind == fault.kind, "\(String(describing: error))")
+        if let minimum = fault.takesAtLeast { #expect(elapsed >= minimum, "failed after \(elapsed)") }
         #expect(harness.pipeline.cachedImage(for: request) == nil)
         #expect(await harness.pipeline.diskCache()?.count == 0)
         // And once the server is healthy, the next request goes to the network and succeeds
@@ -103,7 +111,10 @@ struct NetworkFaultTests {
         body.append(Data(count: 1_000_000))
         harness.server.route("/forever.jpg", Route(headers: ["content-type": "image/jpeg"], body: body,
                                                    behavior: .trickle(bytes: 100, every: .milliseconds(50))))
+        let start = ContinuousClock.now
         let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: harness.request("/forever.jpg")) }
         #expect(error?.code == .timeout)
+        // Not before the 1 s deadline: the trickle keeps the stall timer from firing first
+        #expect(ContinuousClock.now - start >= .seconds(1))
     }
 }

@@ -39,7 +39,9 @@ public final class HTTPDataLoader: DataLoading {
         /// ``PinholeError/Code/notAnImage``. `true` by default; `false` to fetch documents such as feeds.
         public var requiresImageContent: Bool = true
         /// Called with the first URL and every redirect target before it is fetched; throw to refuse it
-        /// (the error is passed on to the caller). `nil` by default.
+        /// (the error is passed on to the caller). `nil` by default. It may block briefly (for example to
+        /// resolve a host name): the first call runs on ``WorkerThreadPool/io``, redirect calls on URLSession's
+        /// delegate queue.
         public var redirectPolicy: (@Sendable (URL) throws -> Void)?
 
         public init() {}
@@ -75,7 +77,12 @@ public final class HTTPDataLoader: DataLoading {
 
     public func loadData(for request: DataRequest) async throws -> DataResponse {
         try Task.checkCancellation()
-        try configuration.redirectPolicy?(request.url)
+        if let policy = configuration.redirectPolicy {
+            // A policy may block (the untrusted-source guard resolves host names): keep it off the cooperative pool.
+            let url = request.url
+            try await WorkerThreadPool.io.run { try policy(url) }
+            try Task.checkCancellation()
+        }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         for (name, value) in configuration.additionalHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }

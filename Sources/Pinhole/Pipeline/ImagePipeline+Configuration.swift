@@ -29,6 +29,13 @@ extension ImagePipeline {
         public var maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount
         /// The most frames an animation may declare; 1,000 by default.
         public var maxFrameCount: Int = 1000
+        /// Whether image URLs come from someone trusted; ``SourcePolicy/trusted`` by default. Under
+        /// ``SourcePolicy/untrusted(allowedFileRoot:)`` the pipeline refuses non-public hosts (first URL and every
+        /// redirect), other schemes and files outside the root, and clamps ``maxPixelCount``, ``maxFrameCount`` and
+        /// the default loaders' byte limits (see ``SourcePolicy``).
+        public var sourcePolicy: SourcePolicy = .trusted
+        /// Resolves host names for the untrusted-source checks; ``SystemHostResolver`` by default.
+        public var hostResolver: any HostResolving = SystemHostResolver()
         /// Receives one-line diagnostics (for example "disk cache unavailable"); `nil` by default.
         public var onDiagnostic: (@Sendable (String) -> Void)?
 

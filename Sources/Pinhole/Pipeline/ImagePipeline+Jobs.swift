@@ -75,6 +75,7 @@ extension ImagePipeline {
 
     /// The data job: disk cache (fresh, or revalidated), else the loader under the network limit.
     func runDataJob(_ request: ImageRequest, context: JobContext) async throws -> LoadedData {
+        try await checkSource(request.url)
         let isHTTP = !request.url.isFileURL
         let useDisk = isHTTP && !request.options.contains(.disableDiskCache)
         let disk = useDisk ? await diskCacheSlot.cache() : nil
@@ -113,6 +114,7 @@ extension ImagePipeline {
             throw PinholeError(.networkFailure, "\(request.url.absoluteString): 304 Not Modified without a cached copy")
         }
         if let error = PinholeError.forSniffed(ImageFormat.sniff(response.data)) { throw error }
+        try checkSize(of: response.data, from: request.url)
         let metadata = disk == nil ? nil : DiskCacheFreshness.metadata(
             for: response, previous: nil, defaultFreshness: configuration.diskCacheDefaultFreshness)
         return LoadedData(data: response.data, source: isHTTP ? .network : .file, pendingDiskEntry: metadata)

@@ -15,7 +15,8 @@ import Foundation
 public final class ImagePipeline: Sendable {
     typealias Priority = ImageRequest.Priority
 
-    /// The configuration the pipeline was made with.
+    /// The configuration the pipeline was made with; under an untrusted ``Configuration/sourcePolicy`` with its
+    /// limits clamped and its default loaders guarded (see ``SourcePolicy``).
     public let configuration: Configuration
     let imageJobs = CoalescingRegistry<ImageKey, LoadedImage>()
     let dataJobs = CoalescingRegistry<String, LoadedData>()
@@ -23,9 +24,11 @@ public final class ImagePipeline: Sendable {
     let processingQueue: WorkQueue
     let recorder = MetricsRecorder()
     let diskCacheSlot: DiskCacheSlot
+    /// The untrusted-source checks; `nil` under ``SourcePolicy/trusted``.
+    let sourceGuard: UntrustedSourceGuard?
 
     public init(configuration: Configuration) {
-        self.configuration = configuration
+        (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
         self.networkQueue = WorkQueue(limit: configuration.networkConcurrencyLimit)
         self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
         self.diskCacheSlot = DiskCacheSlot(
@@ -103,6 +106,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func validate(_ request: ImageRequest) throws {
+        try sourceGuard?.checkWithoutResolving(request.url)
         switch request.url.scheme?.lowercased() {
         case "http", "https", "file": return
         default: throw PinholeError(.invalidRequest, "unsupported URL scheme in \(request.url.absoluteString)")

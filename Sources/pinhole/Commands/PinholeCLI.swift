@@ -41,6 +41,8 @@ struct PinholeCLI: Sendable {
             } catch {
                 return usageError(error, help: "pinhole bench --help")
             }
+        case "debug":  // hidden: child processes of the reliability tests (DebugCommand)
+            do { return try await DebugCommand.run(rest) } catch { return usageError(error, help: "pinhole --help") }
         default:
             return usageError(UsageError("unknown command '\(verb)'"), help: "pinhole --help")
         }

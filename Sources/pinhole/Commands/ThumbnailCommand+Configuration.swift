@@ -24,6 +24,11 @@ extension ThumbnailCommand {
         var contactSheet: String?
         /// Print one JSON object instead of the human summary.
         var json = false
+        /// Treat inputs as untrusted (`--untrusted`): public http(s) hosts and files under ``allowedRoot`` only,
+        /// limits always on (``ImagePipeline/Configuration/sourcePolicy``).
+        var untrusted = false
+        /// The directory untrusted inputs must lie in (symlinks resolved); the current directory by default.
+        var allowedRoot: String = "."
         /// Show the help and do nothing else.
         var showsHelp = false
 
@@ -47,6 +52,12 @@ extension ThumbnailCommand {
                 + "is an input too."),
             .value("--cache-dir", "DIR", help: "Keep downloaded originals in a disk cache in DIR (LRU, 150 MB) and "
                 + "revalidate them with the server; an unusable DIR is reported and skipped."),
+            .flag("--untrusted", help: "Treat inputs as untrusted: only http(s) URLs whose host is public (checked "
+                + "again at every redirect; loopback, private and link-local addresses in any spelling are refused) "
+                + "and files under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels "
+                + "and 50 MB each. A refused input fails with kind untrusted_source."),
+            .value("--allowed-root", "DIR", help: "The directory untrusted inputs must be in. Default: the current "
+                + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
             .flag("--help", help: "Show this help (also -h)."),
         ]
@@ -76,6 +87,11 @@ extension ThumbnailCommand {
             }
             configuration.jobs = try parsed.integer("--jobs", default: configuration.jobs, in: 1...256)
             configuration.json = parsed.has("--json")
+            configuration.untrusted = parsed.has("--untrusted")
+            if let root = parsed.string("--allowed-root") {
+                guard configuration.untrusted else { throw UsageError("--allowed-root needs --untrusted") }
+                configuration.allowedRoot = root
+            }
             if let sheet = parsed.string("--contact-sheet") {
                 guard contactSheetFormat(for: sheet) != nil else {
                     throw UsageError(
@@ -106,7 +122,7 @@ extension ThumbnailCommand {
             var lines = [
                 "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS] [--format jpeg|png|webp]",
                 "                         [--quality Q] [--out DIR] [--jobs N] [--contact-sheet FILE]",
-                "                         [--cache-dir DIR] [--json]",
+                "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
                 "",
                 "Makes a thumbnail of every image in INPUT... with libvips (shrink-on-load, EXIF orientation",
                 "applied, colour converted to sRGB, metadata stripped), through Pinhole's pipeline: the same",

@@ -11,6 +11,9 @@ extension ThumbnailCommand {
         var pipelineConfiguration = ImagePipeline.Configuration(decoder: codecs.decoder, dataLoader: loader)
         pipelineConfiguration.processingConcurrencyLimit = configuration.jobs
         pipelineConfiguration.diskCacheDirectory = configuration.cacheDirectory.map { URL(fileURLWithPath: $0) }
+        if configuration.untrusted {
+            pipelineConfiguration.sourcePolicy = .untrusted(allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
+        }
         pipelineConfiguration.onDiagnostic = { line in
             FileHandle.standardError.write(Data("pinhole: \(line)\n".utf8))
         }
@@ -27,9 +30,14 @@ extension ThumbnailCommand {
             var http = HTTPDataLoader.Configuration()
             http.requiresImageContent = false
             http.maxResponseBytes = 20_000_000
+            if configuration.untrusted { http.redirectPolicy = UntrustedSourceGuard(allowedFileRoot: nil).check }
             data = try await HTTPDataLoader(configuration: http).loadData(for: DataRequest(url: url)).data
         } else {
-            data = try await ioPool.run { try FileAccess.read(feed) }
+            let root = configuration.untrusted ? URL(fileURLWithPath: configuration.allowedRoot) : nil
+            data = try await ioPool.run {
+                try root.map { try UntrustedSourceGuard(allowedFileRoot: $0).check(URL(fileURLWithPath: feed)) }
+                return try FileAccess.read(feed)
+            }
         }
         let document = try JSONFeed.decode(data)
         return document.items.compactMap { item in

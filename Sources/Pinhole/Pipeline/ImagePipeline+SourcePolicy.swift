@@ -1,0 +1,53 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The configuration to run with under `configuration.sourcePolicy`, and the guard that checks each URL.
+    ///
+    /// Untrusted: pixel and frame limits are clamped to the ``SourcePolicy`` maxima, and the default loaders
+    /// (a ``SchemeRoutingDataLoader`` over an ``HTTPDataLoader`` and a ``FileDataLoader``) are rebuilt with their
+    /// byte limits clamped and the guard as the HTTP redirect policy (after any policy already set), so every
+    /// redirect target is checked. A custom loader is used as given: the pipeline still checks the first URL
+    /// and the size of what it returns, but redirects inside such a loader are its own business.
+    static func applyingSourcePolicy(to configuration: Configuration) -> (Configuration, UntrustedSourceGuard?) {
+        guard case .untrusted(let root) = configuration.sourcePolicy else { return (configuration, nil) }
+        let sourceGuard = UntrustedSourceGuard(allowedFileRoot: root, resolver: configuration.hostResolver)
+        var adjusted = configuration
+        adjusted.maxPixelCount = min(configuration.maxPixelCount, SourcePolicy.untrustedMaxPixelCount)
+        adjusted.maxFrameCount = min(configuration.maxFrameCount, SourcePolicy.untrustedMaxFrameCount)
+        if let routing = configuration.dataLoader as? SchemeRoutingDataLoader {
+            var http = routing.http
+            if let loader = routing.http as? HTTPDataLoader {
+                var settings = loader.configuration
+                let previous = settings.redirectPolicy
+                settings.redirectPolicy = { url in
+                    try previous?(url)
+                    try sourceGuard.check(url)
+                }
+                settings.maxResponseBytes = min(settings.maxResponseBytes, SourcePolicy.untrustedMaxBytes)
+                http = HTTPDataLoader(configuration: settings)
+            }
+            var file = routing.file
+            if let loader = routing.file as? FileDataLoader {
+                file = FileDataLoader(maxFileBytes: min(loader.maxFileBytes, SourcePolicy.untrustedMaxBytes))
+            }
+            adjusted.dataLoader = SchemeRoutingDataLoader(http: http, file: file)
+        }
+        return (adjusted, sourceGuard)
+    }
+
+    /// Under an untrusted policy, the full check of `url` (DNS included) on ``WorkerThreadPool/io``.
+    func checkSource(_ url: URL) async throws {
+        guard let sourceGuard else { return }
+        try Task.checkCancellation()
+        try await WorkerThreadPool.io.run { try sourceGuard.check(url) }
+        try Task.checkCancellation()
+    }
+
+    /// Under an untrusted policy, refuses more than ``SourcePolicy/untrustedMaxBytes`` from any loader.
+    func checkSize(of data: Data, from url: URL) throws {
+        guard sourceGuard != nil, data.count > SourcePolicy.untrustedMaxBytes else { return }
+        throw PinholeError(
+            .dataTooLarge,
+            "\(url.absoluteString): \(data.count) bytes, over the \(SourcePolicy.untrustedMaxBytes)-byte limit")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// `pinhole debug …`: hidden verbs that the reliability tests run as child processes (not in `--help`).
+///
+/// - `storm [--seed N] [--requests N]`: the cancellation storm (``CancellationStorm``), one JSON line.
+/// - `disk-cache-writer DIR --seed N [--limit BYTES]`: writes self-checking disk-cache entries until killed
+///   (``DiskCacheWriter``).
+/// - `disk-cache-check DIR [--limit BYTES]`: reads every entry back and verifies it, one JSON line.
+/// - `rss-many FILE…  [--size PIXELS]`: thumbnails all files at once, reports peak RSS as one JSON line.
+///
+/// Exit status: 0 when the run's own checks held, 1 when one failed, 2 for a usage error.
+enum DebugCommand {
+    static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        let rest = Array(arguments.dropFirst())
+        switch arguments.first {
+        case "storm": return try await CancellationStorm.run(rest)
+        case "disk-cache-writer": return try await DiskCacheWriter.runWriter(rest)
+        case "disk-cache-check": return try await DiskCacheWriter.runCheck(rest)
+        case "rss-many": return try await ConcurrentRSSProbe.run(rest)
+        case let other?: throw UsageError("unknown debug verb '\(other)'")
+        case nil: throw UsageError("no debug verb given")
+        }
+    }
+
+    /// The value after `name` in `arguments`, as an integer; `fallback` when absent.
+    static func integer(_ name: String, in arguments: [String], default fallback: Int) throws(UsageError) -> Int {
+        guard let index = arguments.firstIndex(of: name) else { return fallback }
+        guard index + 1 < arguments.count, let value = Int(arguments[index + 1]) else {
+            throw UsageError("\(name) needs an integer")
+        }
+        return value
+    }
+
+    /// `arguments` without options (`--x VALUE` pairs).
+    static func positionals(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var skip = false
+        for argument in arguments {
+            if skip { skip = false; continue }
+            if argument.hasPrefix("--") { skip = true; continue }
+            result.append(argument)
+        }
+        return result
+    }
+
+    /// One line of sorted-key JSON on stdout.
+    static func printJSON<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Open file descriptors of this process (entries of `/proc/self/fd`, less the one the listing uses).
+    static func openFileDescriptorCount() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 1) - 1
+    }
+}
+
+/// SplitMix64: a small seeded generator, so a run's plan is the same for the same seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Pinhole
+import Testing
+
+/// The memory cache's cost limit holds when the pipeline fills it from many concurrent decodes.
+@Suite(.timeLimit(.minutes(1)))
+struct ImagePipelineMemoryLimitTests {
+    /// Answers every request at once with a ``FakeImage`` body.
+    struct ImmediateLoader: DataLoading {
+        func loadData(for request: DataRequest) async throws -> DataResponse {
+            try Task.checkCancellation()
+            return FakeImage.response(for: request.url)
+        }
+    }
+
+    @Test(arguments: [(100_000, 40_000), (250_000, 60_000), (1_000_000, 100_000)])
+    func costLimitIsNeverExceededWhileManyDecodesInsert(_ costLimit: Int, _ entryCostLimit: Int) async throws {
+        // Given a pipeline with a small cache, 8 decodes at once, and thumbnails of 3…57,600 bytes each
+        let cache = MemoryCache<ImageKey, DecodedImage>(
+            configuration: .init(costLimit: costLimit, countLimit: 200, entryCostLimit: entryCostLimit))
+        var configuration = ImagePipeline.Configuration(decoder: FakeDecoder(), dataLoader: ImmediateLoader())
+        configuration.memoryCache = cache
+        configuration.processingConcurrencyLimit = 8
+        let pipeline = ImagePipeline(configuration: configuration)
+        var rng = SystemRandomNumberGenerator()
+        let requests = (0..<3000).map { _ in
+            ImageRequest(url: PipelineFixture.url("\(Int.random(in: 0..<150, using: &rng)).png"),
+                         thumbnail: ThumbnailOptions(maxPixelSize: Int.random(in: 1...160, using: &rng)))
+        }
+        // When 3,000 requests run together while a watcher samples the cache
+        let done = Locked(false)
+        let watcher = Task.detached {
+            var samples = 0
+            var worst = 0
+            while !done.withLock({ $0 }) {
+                worst = max(worst, cache.totalCost)
+                #expect(cache.count <= 200)
+                samples += 1
+                await Task.yield()
+            }
+            return (samples, worst)
+        }
+        let succeeded = await withTaskGroup(of: Bool.self) { group in
+            for request in requests {
+                group.addTask {
+                    let response = try? await pipeline.image(for: request)
+                    // Then right after each caller's insert the total is within the limit
+                    #expect(cache.totalCost <= costLimit)
+                    return response != nil
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        done.withLock { $0 = true }
+        let (samples, worst) = await watcher.value
+        // And no sample ever saw it exceeded, while the cache was really used
+        #expect(succeeded == 3000)
+        #expect(samples > 0)
+        #expect(worst <= costLimit)
+        #expect(cache.totalCost <= costLimit)
+        #expect(cache.count > 0)
+        #expect(pipeline.metrics.decodes > 150)
+    }
+}
