@@ -63,7 +63,10 @@ struct PipelineNetworkTests {
 
     @Test func withANetworkLimitOfOneRequestsReachTheServerInPriorityOrder() async throws {
         // Given a network limit of 1 held by a request that never gets an answer, and four queued requests
-        let harness = try Harness(networkLimit: 1)
+        // (a 60 s stall timeout: the blocker must hold the slot however slow the machine is)
+        var loader = Harness.fastLoader()
+        loader.stallTimeout = .seconds(60)
+        let harness = try Harness(networkLimit: 1, loader: loader)
         let image = try await Fixture.input("orient-1.jpg")
         harness.server.route("/blocker.jpg", Route(behavior: .neverRespond))
         for name in ["low", "normal", "high", "raised"] { harness.server.route("/\(name).jpg", .image(image)) }
