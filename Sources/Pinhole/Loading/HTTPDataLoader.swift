@@ -69,7 +69,9 @@ public final class HTTPDataLoader: DataLoading {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Not invalidateAndCancel(): cancelling a task while FoundationNetworking waits for (or is acting on) a
+        // redirect answer traps. Transfers still running end on their own (each has its watchdog and deadline).
+        session.finishTasksAndInvalidate()
     }
 
     /// Transfers under way now.
@@ -92,8 +94,9 @@ public final class HTTPDataLoader: DataLoading {
         let transfer = HTTPTransfer(url: request.url, configuration: configuration, controlQueue: timerQueue)
         let task = session.dataTask(with: urlRequest)
         transfer.task = task
+        // Unregistered at the task's last callback (didComplete), not when the caller leaves: callbacks that come
+        // after a cancel (a redirect question, the completion) must still reach the transfer.
         delegate.register(transfer, for: task.taskIdentifier)
-        defer { delegate.unregister(task.taskIdentifier) }
 
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DataResponse, any Error>) in

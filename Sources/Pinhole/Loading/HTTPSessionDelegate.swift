@@ -45,16 +45,19 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        guard let transfer = transfer(task), let target = request.url else { return completionHandler(nil) }
-        if transfer.allowRedirect(to: target) {
-            completionHandler(request)
-        } else {
-            completionHandler(nil)
-            transfer.cancelTask()
+        // No transfer: a task we do not know was cancelled or never ours; leave the question unanswered rather
+        // than answer a cancelled task (which traps in FoundationNetworking).
+        guard let transfer = transfer(task) else { return }
+        guard let target = request.url else { return completionHandler(nil) }
+        switch transfer.answerRedirect(to: target) {
+        case .follow: completionHandler(request)
+        case .refuse: completionHandler(nil)
+        case .ignore: break  // the task was cancelled: answering now would trap in FoundationNetworking
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         transfer(task)?.didComplete(error: error)
+        unregister(task.taskIdentifier)
     }
 }

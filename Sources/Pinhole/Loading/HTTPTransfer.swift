@@ -19,6 +19,21 @@ final class HTTPTransfer: Sendable {
         var lastProgress: ContinuousClock.Instant
         var visited: [URL]
         var timer: RepeatingTimer?
+        /// Where a redirect decision stands; the task must not be cancelled while one is open (see ``RedirectPhase``).
+        var redirect = RedirectPhase.none
+        /// A cancel asked for while a redirect decision was open; done at the next URLSession callback.
+        var cancelPending = false
+    }
+
+    /// FoundationNetworking on Linux traps ("Received callback for HTTP redirection, but we're not waiting for
+    /// it") when a task is cancelled between asking its delegate about a redirect and processing the answer.
+    /// So a cancel asked for in that window waits until URLSession's next callback (the response head or the
+    /// completion), and a redirect question that arrives after the task was cancelled is never answered.
+    enum RedirectPhase {
+        /// No redirect decision open.
+        case none
+        /// The delegate is deciding, or has answered and URLSession has not yet acted on the answer.
+        case open
     }
 
     private let url: URL
@@ -58,22 +73,43 @@ final class HTTPTransfer: Sendable {
 
     /// Ends the transfer with `result` unless it already ended: resumes the caller, stops the watchdog and
     /// cancels the URLSession task if it still runs.
-    func finish(_ result: Result<DataResponse, any Error>, cancellingTask: Bool = true) {
+    func finish(_ result: Result<DataResponse, any Error>) {
+        let wantsCancel: Bool
+        if case .failure = result { wantsCancel = true } else { wantsCancel = false }
         let (continuation, task, timer) = state.withLock { state in
             if state.finished { return (nil as CheckedContinuation<DataResponse, any Error>?, nil as URLSessionDataTask?, nil as RepeatingTimer?) }
             state.finished = true
             defer { state.continuation = nil; state.timer = nil; state.data = Data() }
-            return (state.continuation, state.task, state.timer)
+            var task: URLSessionDataTask? = nil
+            if wantsCancel {
+                if state.redirect == .open { state.cancelPending = true } else { task = state.task }
+            }
+            return (state.continuation, task, state.timer)
         }
         timer?.cancel()
-        if case .failure = result, cancellingTask, let task {
-            // Not on the calling thread: swift-corelibs-foundation's URLSessionTask.cancel() does a `sync` onto the
-            // session's work queue, and the caller may be the main actor (ImageSlot.cancel() on disappear). In
-            // `pinhole bench scroll` that blocked the main actor for up to 457 ms under load.
-            // The loader's watchdog queue: a serial queue that already has a thread, so cancels add none.
-            controlQueue.async { task.cancel() }
-        }
+        if let task { cancelOffThread(task) }
         continuation?.resume(with: result)
+    }
+
+    /// Not on the calling thread: swift-corelibs-foundation's URLSessionTask.cancel() does a `sync` onto the
+    /// session's work queue, and the caller may be the main actor (ImageSlot.cancel() on disappear). In
+    /// `pinhole bench scroll` that blocked the main actor for up to 457 ms under load.
+    /// The loader's watchdog queue: a serial queue that already has a thread, so cancels add none.
+    private func cancelOffThread(_ task: URLSessionDataTask) {
+        controlQueue.async { task.cancel() }
+    }
+
+    /// URLSession called back after a redirect decision: the decision has been acted on, so a cancel that waited
+    /// for it can go now.
+    private func closeRedirectDecision() {
+        let task: URLSessionDataTask? = state.withLock { state in
+            guard state.redirect == .open else { return nil }
+            state.redirect = .none
+            guard state.cancelPending else { return nil }
+            state.cancelPending = false
+            return state.task
+        }
+        if let task { cancelOffThread(task) }
     }
 
     private func fail(_ error: PinholeError) { finish(.failure(error)) }
@@ -106,6 +142,7 @@ final class HTTPTransfer: Sendable {
 
     /// The response head arrived; returns whether to receive the body.
     func didReceive(_ response: URLResponse) -> Bool {
+        closeRedirectDecision()
         guard let http = response as? HTTPURLResponse else {
             fail(PinholeError(.networkFailure, "\(url.absoluteString): not an HTTP response"))
             return false
@@ -144,41 +181,52 @@ final class HTTPTransfer: Sendable {
         if let outcome { fail(outcome) }
     }
 
-    /// Decides on a redirect. On refusal the transfer has failed but its task still runs: the delegate must
-    /// answer URLSession's redirect callback first and then call ``cancelTask()`` (cancelling while URLSession
-    /// waits for that answer traps in FoundationNetworking).
-    func allowRedirect(to target: URL) -> Bool {
-        let refusal: PinholeError? = state.withLock { state in
+    /// What the delegate should answer URLSession's redirect question.
+    enum RedirectAnswer {
+        /// Follow the redirect.
+        case follow
+        /// Refuse it (the transfer has failed); URLSession then delivers the 3xx response, and the task is
+        /// cancelled at that callback.
+        case refuse
+        /// The transfer was already cancelled: do not answer (answering a cancelled task traps).
+        case ignore
+    }
+
+    /// Decides on a redirect to `target`, opening the redirect window (see ``RedirectPhase``).
+    func answerRedirect(to target: URL) -> RedirectAnswer {
+        let decision: (RedirectAnswer, PinholeError?) = state.withLock { state in
+            if state.finished { return (.ignore, nil) }
+            state.redirect = .open
             let loop = state.visited.contains(target)
             state.visited.append(target)
             state.lastProgress = .now
             if loop {
-                return PinholeError(.tooManyRedirects, "redirect loop: \(state.visited.map(\.absoluteString).joined(separator: " → "))")
+                return (.refuse, PinholeError(.tooManyRedirects, "redirect loop: \(state.visited.map(\.absoluteString).joined(separator: " → "))"))
             }
             if state.visited.count - 1 > configuration.maxRedirects {
-                return PinholeError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects from \(url.absoluteString)")
+                return (.refuse, PinholeError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects from \(url.absoluteString)"))
             }
-            return nil
+            return (.follow, nil)
         }
-        if let refusal {
-            finish(.failure(refusal), cancellingTask: false)
-            return false
+        switch decision {
+        case (.refuse, let error?):
+            finish(.failure(error))
+            return .refuse
+        case (.follow, _):
+            do {
+                try configuration.redirectPolicy?(target)
+                return .follow
+            } catch {
+                finish(.failure(error))
+                return .refuse
+            }
+        default:
+            return decision.0
         }
-        do {
-            try configuration.redirectPolicy?(target)
-        } catch {
-            finish(.failure(error), cancellingTask: false)
-            return false
-        }
-        return true
-    }
-
-    /// Cancels the URLSession task (after a refused redirect has been answered).
-    func cancelTask() {
-        task?.cancel()
     }
 
     func didComplete(error: (any Error)?) {
+        closeRedirectDecision()
         if let error {
             finish(.failure(Self.map(error, url: url)))
             return

@@ -87,16 +87,21 @@ struct PinholeCLI: Sendable {
     static let help = """
         USAGE: pinhole <command> [options]
 
-        Thumbnails of real photos with libvips, fast and correct.
+        Pinhole's image pipeline on the command line: thumbnails of files, URLs and feeds with libvips,
+        each source downloaded once, decoded and shrunk in one step.
 
         COMMANDS:
-          thumbnail INPUT...   Make a thumbnail of every image in the given files and directories.
-                               See 'pinhole thumbnail --help' for its options.
+          thumbnail INPUT...   Make a thumbnail of every image in the given files, directories, http(s) URLs
+                               and JSON Feed (--feed). See 'pinhole thumbnail --help' for its options.
           gallery [FEED]       Browse a JSON Feed (path or URL) with thumbnails in the terminal; without
                                FEED a 200-photo demo over loopback. See 'pinhole gallery --help'.
-          bench thumbnail [DIR]
-                               Thumbnails/s and memory against vipsthumbnail over the photo corpus.
-                               See 'pinhole bench --help'.
+          bench thumbnail [DIR] [--compare]
+                               Thumbnails/s, CPU and memory against vipsthumbnail (and ImageMagick, Pillow,
+                               pyvips and the TurboJPEG floor with --compare) over the photo corpus.
+          bench pipeline       Memory-cache hit, overhead per request, coalescing, threads while waiting.
+          bench scroll         The 200-row list: naive GCD vs ImageSlot + ImagePipeline.
+          bench experiments    Chunked CPU work, concurrent waits, response delay under CPU load.
+                               See 'pinhole bench --help' for the benchmarks' options.
 
         OPTIONS:
           --help, -h           Show this help.
