@@ -1,7 +1,7 @@
 import Foundation
 import Pinhole
 
-/// Runs the built `pinhole` executable (`.build/debug/pinhole`, located from this file) as a child process.
+/// Runs the built `pinhole` executable (the one next to the test bundle) as a child process.
 ///
 /// The child's stdout and stderr go to files (a pipe could fill and stall it); the caller's task waits on
 /// the process's termination handler, so no thread of the cooperative pool blocks.
@@ -13,10 +13,14 @@ enum PinholeBinary {
         var stderr: String
     }
 
-    /// The executable: `PINHOLE_BINARY` if set, else `.build/debug/pinhole` under the repository root.
+    /// The executable: `PINHOLE_BINARY` if set, else the `pinhole` SwiftPM built next to the running test
+    /// bundle (so `--scratch-path .build-asan` runs the sanitized binary), else `.build/debug/pinhole`.
     static var path: String {
-        ProcessInfo.processInfo.environment["PINHOLE_BINARY"]
-            ?? Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
+        if let path = ProcessInfo.processInfo.environment["PINHOLE_BINARY"] { return path }
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let sibling = bundleDirectory.appendingPathComponent("pinhole").path
+        if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
     }
 
     /// Runs `pinhole arguments…` in `directory` and waits for it to exit.
