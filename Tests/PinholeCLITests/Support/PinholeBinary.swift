@@ -52,6 +52,7 @@ enum PinholeBinary {
                 continuation.resume(throwing: error)
             }
         }
+        process.terminationHandler = nil  // FoundationNetworking keeps the handler (and what it holds) otherwise
         try outputHandle.close()
         try errorHandle.close()
         return try await WorkerThreadPool.io.run {
