@@ -1,6 +1,8 @@
 # Pinhole: the two entry points of the README, plus benchmarks.
 #   make demo   install what is missing, build (release), build the real-photo corpus, thumbnail it
 #   make test   install what is missing, build the corpus (tests need real photos), run the whole test suite
+#   make test-asan / test-tsan   the whole suite again under AddressSanitizer+LeakSanitizer / ThreadSanitizer
+#               (own scratch paths .build-asan / .build-tsan; see RELIABILITY.md, "Sanitizers")
 SHELL := /bin/bash
 CORPUS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pinhole/corpus
 # Tests and benchmarks find the corpus through this variable (default: the path above).
@@ -8,7 +10,7 @@ export PINHOLE_CORPUS := $(CORPUS)
 OUT    ?= out
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: demo test deps corpus build release bench clean
+.PHONY: demo test test-asan test-tsan deps corpus build release bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -35,8 +37,22 @@ test: deps corpus
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	timeout $(TEST_TIMEOUT) swift test --skip-build --no-parallel
 
+# Leaks are errors; scripts/lsan.supp lists the toolchain's and system libraries' one-time allocations, each
+# with the reason it is not ours. Symbolized stacks need llvm-symbolizer (shipped with the toolchain).
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:malloc_context_size=30 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
+test-asan: deps corpus
+	swift build --build-tests --scratch-path .build-asan --sanitize=address $(SWIFT_BUILD_FLAGS)
+	$(ASAN_ENV) scripts/sanitize-tests.sh address
+
+# Races are errors (halt_on_error=0 still fails the run at exit); scripts/tsan.supp documents each suppression.
+TSAN_ENV := TSAN_OPTIONS=suppressions=$(CURDIR)/scripts/tsan.supp:halt_on_error=0:exitcode=66:history_size=4
+test-tsan: deps corpus
+	swift build --build-tests --scratch-path .build-tsan --sanitize=thread $(SWIFT_BUILD_FLAGS)
+	$(TSAN_ENV) scripts/sanitize-tests.sh thread
+
 bench: release corpus
 	.build/release/pinhole bench thumbnail "$(CORPUS)"
 
 clean:
-	rm -rf .build "$(OUT)"
+	rm -rf .build .build-asan .build-tsan "$(OUT)"

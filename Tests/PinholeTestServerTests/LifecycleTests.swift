@@ -91,7 +91,7 @@ struct LifecycleTests {
         let tasks = (0..<40).map { index in
             Task { try? await session.data(from: server.url(index.isMultiple(of: 2) ? "/slow" : "/never")) }
         }
-        #expect(try await TestSupport.eventually(timeout: .seconds(10)) { server.stats.requestsStarted == 40 })
+        #expect(try await TestSupport.eventually(timeout: .seconds(30)) { server.stats.requestsStarted == 40 })
 
         // When the server stops
         server.stop()

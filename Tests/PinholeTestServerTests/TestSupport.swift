@@ -17,10 +17,10 @@ enum TestSupport {
         return URLSession(configuration: configuration)
     }
 
-    /// Polls `condition` every 10 ms until it holds or `timeout` (5 s by default, an upper bound for loaded CI
-    /// machines, not a speed requirement) passes; returns its last value.
+    /// Polls `condition` every 10 ms until it holds or `timeout` (30 s by default, an upper bound for loaded CI
+    /// machines and sanitizer builds, not a speed requirement) passes; returns its last value.
     static func eventually(
-        timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool
+        timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool
     ) async throws -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

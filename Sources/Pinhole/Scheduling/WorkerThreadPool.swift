@@ -21,8 +21,10 @@ public final class WorkerThreadPool: Sendable {
         init(_ body: @escaping @Sendable (_ cancelled: Bool) -> Void) { self.body = body }
     }
 
+    /// FIFO of pending items. A popped slot is cleared at once: an item taken keeps nothing alive (its closure
+    /// may capture a whole image), and the array is compacted once more than half of it is spent.
     private struct Queue {
-        var items: [WorkItem] = []
+        var items: [WorkItem?] = []
         var head = 0
 
         mutating func push(_ item: WorkItem) { items.append(item) }
@@ -30,6 +32,7 @@ public final class WorkerThreadPool: Sendable {
         mutating func pop() -> WorkItem? {
             guard head < items.count else { return nil }
             let item = items[head]
+            items[head] = nil
             head += 1
             if head > 64 && head * 2 > items.count {
                 items.removeFirst(head)

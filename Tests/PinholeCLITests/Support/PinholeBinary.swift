@@ -5,7 +5,7 @@ import Pinhole
 import Glibc
 #endif
 
-/// Runs the built `pinhole` executable (`.build/debug/pinhole`, located from this file) as a child process.
+/// Runs the built `pinhole` executable (the one next to the test bundle) as a child process.
 ///
 /// The child's stdout and stderr go to files (a pipe could fill and stall it); the caller's task waits on
 /// the process's termination handler, so no thread of the cooperative pool blocks.
@@ -17,10 +17,14 @@ enum PinholeBinary {
         var stderr: String
     }
 
-    /// The executable: `PINHOLE_BINARY` if set, else `.build/debug/pinhole` under the repository root.
+    /// The executable: `PINHOLE_BINARY` if set, else the `pinhole` SwiftPM built next to the running test
+    /// bundle (so `--scratch-path .build-asan` runs the sanitized binary), else `.build/debug/pinhole`.
     static var path: String {
-        ProcessInfo.processInfo.environment["PINHOLE_BINARY"]
-            ?? Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
+        if let path = ProcessInfo.processInfo.environment["PINHOLE_BINARY"] { return path }
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let sibling = bundleDirectory.appendingPathComponent("pinhole").path
+        if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
     }
 
     /// The child did not finish (or its exit was not reported) within the timeout.
@@ -78,6 +82,7 @@ enum PinholeBinary {
                 finish(.failure(TimedOut(arguments: arguments)))
             }
         }
+        process.terminationHandler = nil  // FoundationNetworking keeps the handler (and what it holds) otherwise
         try outputHandle.close()
         try errorHandle.close()
         return try await WorkerThreadPool.io.run {

@@ -55,6 +55,11 @@ struct ImageSlotTests {
         slot.load(ImageRequest(url: PipelineFixture.url("new.jpg"), maxPixelSize: 32))
         // Then A's download is cancelled
         #expect(await eventually { fixture.loader.cancelled == [a.url] })
+
+        // Cleanup: B's load is answered, so no task is left waiting on the gate when the test ends (LeakSanitizer
+        // reports such tasks, and everything they hold, as leaks at exit)
+        fixture.loader.releaseAutomatically()
+        #expect(await eventually { await MainActor.run { slot.phase.response != nil } })
     }
 
     @Test func cancelOnDisappearStopsTheDownloadAndEmptiesTheSlot() async throws {
