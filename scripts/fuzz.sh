@@ -34,7 +34,7 @@ fi
 
 # libvips threads and caches off, quiet; leaks are checked (ASan's LeakSanitizer) at the end of each run.
 export VIPS_CONCURRENCY=1 VIPS_WARNING=0
-export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 exec "$BINARY" "$CORPUS_DIR" "$SEEDS" \
     -dict=scripts/fuzz-magic.dict \
     -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=3072 -max_len=262144 \

@@ -27,7 +27,16 @@ for target in $targets; do
     for attempt in 1 2; do
         echo "=== $target under --sanitize=$sanitizer (attempt $attempt) ==="
         start=$(date +%s)
-        timeout --kill-after=30s "$watchdog" \
+        # PinholeCLITests drives child processes through Foundation.Process, which on Linux (Swift 6.3.1) is
+        # never freed after the child exits, with the URLs and handles it holds (reproduced outside Pinhole in a
+        # 20-line program). Its leaks are the toolchain's and unsuppressible by frame (the indirect leaks are
+        # allocated in our code), so that one target runs under ASan with leak detection off; every other
+        # target, and the fuzzer, keep it on. See RELIABILITY.md, "Sanitizers".
+        extra=""
+        if [ "$sanitizer" = address ] && [ "$target" = PinholeCLITests ]; then
+            extra="detect_leaks=0"
+        fi
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}${extra:+:$extra}" timeout --kill-after=30s "$watchdog" \
             swift test --skip-build --scratch-path "$scratch" --sanitize="$sanitizer" --filter "^$target\\."
         status=$?
         echo "=== $target: exit status $status after $(( $(date +%s) - start )) s ==="

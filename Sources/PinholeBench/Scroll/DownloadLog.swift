@@ -23,12 +23,14 @@ final class DownloadLog: Sendable {
     private let state = Locked(State())
 
     /// A download of `url` began (a later one for the same URL replaces the record). A start while another
-    /// download of the same URL runs is a duplicate; a start after a cancelled one is a restart.
+    /// download of the same URL runs is a duplicate; a start after an earlier one ended is a restart: after a
+    /// cancel (a row that came back), or after a download that finished while its image job was cancelled (the
+    /// bench keeps no disk cache, so the bytes are gone).
     func started(_ url: String) {
         state.withLock { state in
             switch state.outcomes[url] {
             case .started?: state.duplicates += 1
-            case .cancelled?: state.restartsAfterCancel += 1
+            case .cancelled?, .completed?, .failed?: state.restartsAfterCancel += 1
             default: break
             }
             state.outcomes[url] = .started

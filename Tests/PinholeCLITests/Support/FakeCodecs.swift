@@ -36,7 +36,8 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
     }
 
     /// A fake image whose decode fails as truncated.
-    static let truncated = Data(signature + Array("TRUNCATED".utf8))
+    /// (Computed: a `Data` held in a global hides its buffer pointer from LeakSanitizer, which then reports it.)
+    static var truncated: Data { Data(signature + Array("TRUNCATED".utf8)) }
 
     func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         state.withLock {
