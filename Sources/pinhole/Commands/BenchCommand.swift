@@ -27,6 +27,7 @@ enum BenchCommand {
                pinhole bench rss FILE [--size PIXELS] [--json]
                pinhole bench scroll [OPTIONS]      (see 'pinhole bench scroll --help')
                pinhole bench experiments [--json]
+               pinhole bench pipeline [--runs N] [--json]   (see 'pinhole bench pipeline --help')
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
