@@ -6,10 +6,14 @@ import Pinhole
 struct Tmux {
     let socket = "pinhole-test-\(UUID().uuidString.prefix(8))"
 
-    /// The built executable: `PINHOLE_BINARY` if set, else `.build/debug/pinhole` under the repository root.
+    /// The built executable: `PINHOLE_BINARY` if set, else the `pinhole` SwiftPM built next to the running test
+    /// bundle (so `--scratch-path .build-tsan` runs that build's binary), else `.build/debug/pinhole`.
     static var binary: String {
-        ProcessInfo.processInfo.environment["PINHOLE_BINARY"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        if let path = ProcessInfo.processInfo.environment["PINHOLE_BINARY"] { return path }
+        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("pinhole").path
+        if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/pinhole").path
     }
 
