@@ -101,7 +101,7 @@ enum CrashRestore {
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
     static func arm(termios original: termios?, alternateScreen: Bool) {
-        crashTermios = original ?? termios()
+        crashTermios.pointee = original ?? termios()
         crashHasTermios = original != nil
         crashAlternateScreen = alternateScreen
         crashArmed = true
@@ -117,7 +117,14 @@ enum CrashRestore {
 // Invariant for the four globals below: written only by `CrashRestore.arm`/`disarm` on one thread before the
 // handlers are installed (arm) or after the UI ended (disarm); the handler only reads them. A crash racing
 // with `disarm` at worst writes the restore sequence twice, which is harmless.
-nonisolated(unsafe) private var crashTermios = termios()
+// The saved termios lives in a heap block allocated once (never freed) rather than in a global struct:
+// AddressSanitizer reported the 60-byte copy into a global `termios` as a global-buffer-overflow, which crashed
+// the ASan build of `pinhole gallery` at start.
+nonisolated(unsafe) private let crashTermios: UnsafeMutablePointer<termios> = {
+    let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    pointer.initialize(to: termios())
+    return pointer
+}()
 nonisolated(unsafe) private var crashHasTermios = false
 nonisolated(unsafe) private var crashAlternateScreen = false
 nonisolated(unsafe) private var crashArmed = false
@@ -128,7 +135,7 @@ private func crashHandler(_ signal: Int32) {
             let sequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
             _ = Glibc.write(STDOUT_FILENO, sequence.utf8Start, sequence.utf8CodeUnitCount)
         }
-        if crashHasTermios { _ = tcsetattr(STDIN_FILENO, TCSANOW, &crashTermios) }
+        if crashHasTermios { _ = tcsetattr(STDIN_FILENO, TCSANOW, crashTermios) }
     }
     _ = Glibc.signal(signal, SIG_DFL)
     _ = raise(signal)
