@@ -139,7 +139,11 @@ struct GalleryEndToEndTests {
             Tmux.binary, "gallery", server.url("/feed.json").absoluteString,
             "--script", "ready,down:3,f,up,quit", "--stats-json", scratch.path + "/stats.json",
         ]
-        let environment = ["XDG_DATA_HOME": scratch.path, "COLUMNS": "80", "LINES": "24", "LANG": "de_DE.UTF-8"]
+        var environment = ["XDG_DATA_HOME": scratch.path, "COLUMNS": "80", "LINES": "24", "LANG": "de_DE.UTF-8"]
+        // Sanitizer settings (suppression files) reach the child too, as they do the tmux-started one.
+        for (key, value) in ProcessInfo.processInfo.environment where key.hasSuffix("SAN_OPTIONS") {
+            environment[key] = value
+        }
         // When it runs to the end of the script
         let status = try await Spawn.run(arguments, environment: environment)
         // Then it exits 0 with the favourite saved and the figures written
