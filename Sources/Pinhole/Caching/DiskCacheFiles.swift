@@ -70,7 +70,8 @@ struct DiskCacheFiles: Sendable {
         return ScannedEntry(name: name, size: size, modified: modified)
     }
 
-    /// Reads a whole file; `nil` when it is missing or unreadable.
+    /// Reads a whole file; `nil` when it is missing or unreadable. Blocking: called only on the cache's
+    /// `WorkerThreadPool` (`.io`), never on the cooperative pool.
     func read(_ name: String) -> Data? {
         try? Data(contentsOf: url(for: name))
     }

@@ -61,6 +61,7 @@ public struct FavouritesStore: Sendable {
         }
     }
 
+    /// Blocking read; runs only inside `WorkerThreadPool.io.run` (see `load()`), never on the cooperative pool.
     private static func loadNow(_ url: URL) -> Loaded {
         guard FileManager.default.fileExists(atPath: url.path) else { return Loaded(ids: [], problem: nil) }
         let data: Data

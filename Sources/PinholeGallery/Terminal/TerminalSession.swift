@@ -114,7 +114,7 @@ enum CrashRestore {
     }
 }
 
-// Invariant for the four globals below: written only by `CrashRestore.arm`/`disarm` on one thread before the
+// Invariant for the four globals below (the termios block and three flags): written only by `CrashRestore.arm`/`disarm` on one thread before the
 // handlers are installed (arm) or after the UI ended (disarm); the handler only reads them. A crash racing
 // with `disarm` at worst writes the restore sequence twice, which is harmless.
 // The saved termios lives in a heap block allocated once (never freed) rather than in a global struct:
