@@ -76,7 +76,7 @@ extension ImagePipeline {
 
     /// The data job for `key` (`request` is the caller that started it): the disk cache when the key allows a
     /// read (fresh, or revalidated), else the loader under the network limit; the bytes are stored on disk only
-    /// when the key allows a write.
+    /// when the key allows a write and HTTP allows it (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
         try await checkSource(request.url)
         let isHTTP = !request.url.isFileURL
@@ -99,8 +99,19 @@ extension ImagePipeline {
         )
         let token = UniqueID.next()
         context.observePriority { [networkQueue] priority in networkQueue.setPriority(token, to: priority) }
-        let response = try await networkQueue.run(token: token, priority: { context.priority }) {
-            try await download(dataRequest)
+        let response: DataResponse
+        do {
+            response = try await networkQueue.run(token: token, priority: { context.priority }) {
+                try await download(dataRequest)
+            }
+        } catch let error as PinholeError {
+            // RFC 9111 §4.2.4: a stale copy may stand in when the origin cannot be reached, unless it forbids that.
+            guard let cached, cached.metadata.mayServeStale, Self.meansOriginUnreachable(error) else { throw error }
+            recorder.record {
+                $0.diskHits += 1
+                $0.staleHits += 1
+            }
+            return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
         }
 
         if response.isNotModified, let cached, let disk {
@@ -108,9 +119,12 @@ extension ImagePipeline {
                 $0.notModified += 1
                 $0.diskHits += 1
             }
-            let refreshed = DiskCacheFreshness.metadata(for: response, previous: cached.metadata,
-                                                        defaultFreshness: configuration.diskCacheDefaultFreshness)
-            await disk.updateMetadata(refreshed, for: key.sourceKey)
+            let verdict = DiskCacheFreshness.decision(
+                revalidatedBy: response, previous: cached.metadata, defaultFreshness: configuration.diskCacheDefaultFreshness)
+            switch verdict {
+            case .store(let refreshed): await disk.updateMetadata(refreshed, for: key.sourceKey)
+            case .doNotStore: await disk.removeEntry(for: key.sourceKey)
+            }
             return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
         }
         if response.isNotModified {
@@ -118,9 +132,25 @@ extension ImagePipeline {
         }
         if let error = PinholeError.forSniffed(ImageFormat.sniff(response.data)) { throw error }
         try checkSize(of: response.data, from: request.url)
-        let metadata = disk == nil || !key.writesDiskCache ? nil : DiskCacheFreshness.metadata(
-            for: response, previous: nil, defaultFreshness: configuration.diskCacheDefaultFreshness)
-        return LoadedData(data: response.data, source: isHTTP ? .network : .file, pendingDiskEntry: metadata)
+        var pendingDiskEntry: DiskCache.Metadata?
+        if let disk, key.writesDiskCache {
+            switch DiskCacheFreshness.decision(for: response, defaultFreshness: configuration.diskCacheDefaultFreshness) {
+            case .store(let metadata): pendingDiskEntry = metadata
+            // The response replaces what was stored, and may not be stored itself: the old entry goes.
+            case .doNotStore: await disk.removeEntry(for: key.sourceKey)
+            }
+        }
+        return LoadedData(data: response.data, source: isHTTP ? .network : .file, pendingDiskEntry: pendingDiskEntry)
+    }
+
+    /// Whether `error` says the origin could not be reached (transport failure, timeout, `5xx`), the cases in which
+    /// RFC 9111 lets a cache answer with a stale copy.
+    static func meansOriginUnreachable(_ error: PinholeError) -> Bool {
+        switch error.code {
+        case .networkFailure, .timeout: true
+        case .httpStatus: (500...599).contains(error.httpStatusCode ?? 0)
+        default: false
+        }
     }
 
     private func download(_ request: DataRequest) async throws -> DataResponse {
