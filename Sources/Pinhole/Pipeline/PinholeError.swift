@@ -26,6 +26,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case untrustedSource = "untrusted_source"
             case encodingFailed = "encoding_failed"
             case cacheUnavailable = "cache_unavailable"
+            case writeFailed = "write_failed"
         }
 
         fileprivate let value: Value
@@ -66,6 +67,9 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let encodingFailed = Code(value: .encodingFailed)
         /// A cache could not be used (for example an unwritable disk-cache directory).
         public static let cacheUnavailable = Code(value: .cacheUnavailable)
+        /// A file or directory could not be written (no space, no permission, a name the file system refuses);
+        /// ``PinholeError/message`` names the path.
+        public static let writeFailed = Code(value: .writeFailed)
 
         /// Stable snake_case name, for logs and JSON (`"not_an_image"`).
         public var kind: String { value.rawValue }
