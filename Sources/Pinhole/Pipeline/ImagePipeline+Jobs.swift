@@ -33,8 +33,8 @@ extension ImagePipeline {
     func runImageJob(_ request: ImageRequest, key: ImageJobKey, context: JobContext) async throws -> LoadedImage {
         let dataKey = key.data
         let dataSubscriber = UniqueID.next()
-        context.observePriority { [dataJobs] priority in
-            dataJobs.setPriority(dataKey, subscriber: dataSubscriber, to: priority)
+        context.observePriority { [dataJobs] in
+            dataJobs.updatePriority(dataKey, subscriber: dataSubscriber, from: { context.priority })
         }
         let loaded = try await dataJobs.value(for: dataKey, subscriber: dataSubscriber, priority: { context.priority }) {
             [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext)
@@ -42,7 +42,7 @@ extension ImagePipeline {
         try Task.checkCancellation()
 
         let token = UniqueID.next()
-        context.observePriority { [processingQueue] priority in processingQueue.setPriority(token, to: priority) }
+        context.observePriority { [processingQueue] in processingQueue.updatePriority(token, from: { context.priority }) }
         let options = DecodingOptions(
             thumbnail: request.thumbnail,
             maxPixelCount: configuration.maxPixelCount,
@@ -98,7 +98,7 @@ extension ImagePipeline {
             ifModifiedSince: cached?.metadata.lastModified
         )
         let token = UniqueID.next()
-        context.observePriority { [networkQueue] priority in networkQueue.setPriority(token, to: priority) }
+        context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
         let response: DataResponse
         do {
             response = try await networkQueue.run(token: token, priority: { context.priority }) {
