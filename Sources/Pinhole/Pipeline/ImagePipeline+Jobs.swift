@@ -78,7 +78,7 @@ extension ImagePipeline {
     /// read (fresh, or revalidated), else the loader under the network limit; the bytes are stored on disk only
     /// when the key allows a write and HTTP allows it (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
-        try await checkSource(request.url)
+        // The source was checked by every caller before it could reach this job (`image(for:)`).
         let isHTTP = !request.url.isFileURL
         let useDisk = isHTTP && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await diskCacheSlot.cache() : nil
