@@ -27,6 +27,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case encodingFailed = "encoding_failed"
             case cacheUnavailable = "cache_unavailable"
             case writeFailed = "write_failed"
+            case processingFailed = "processing_failed"
         }
 
         fileprivate let value: Value
@@ -70,6 +71,8 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         /// A file or directory could not be written (no space, no permission, a name the file system refuses);
         /// ``PinholeError/message`` names the path.
         public static let writeFailed = Code(value: .writeFailed)
+        /// An ``ImageProcessing`` step failed; ``PinholeError/message`` says which and why.
+        public static let processingFailed = Code(value: .processingFailed)
 
         /// Stable snake_case name, for logs and JSON (`"not_an_image"`).
         public var kind: String { value.rawValue }
