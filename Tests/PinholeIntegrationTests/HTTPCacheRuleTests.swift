@@ -122,15 +122,18 @@ struct HTTPCacheRuleTests {
         #expect(requests(harness) == 1)
     }
 
-    @Test(arguments: [(["cache-control": "max-age=60", "age": "100"], 0.0),
-                      (["cache-control": "max-age=600", "age": "100"], 500.0),
-                      (["cache-control": "max-age=600", "date": HTTPCacheRuleTests.httpDate(-100)], 500.0)])
-    func theResponsesAgeIsSubtracted(headers: [String: String], remaining: Double) async throws {
+    /// `dateAge`: seconds in the past of a `Date` header made when the test runs (arguments are made earlier).
+    @Test(arguments: [(["cache-control": "max-age=60", "age": "100"], nil, 0.0),
+                      (["cache-control": "max-age=600", "age": "100"], nil, 500.0),
+                      (["cache-control": "max-age=600"], 100.0, 500.0)] as [([String: String], Double?, Double)])
+    func theResponsesAgeIsSubtracted(headers: [String: String], dateAge: Double?, remaining: Double) async throws {
         // Given a response that was already old when it arrived (Age, or a Date in the past)
+        var headers = headers
+        if let dateAge { headers["date"] = Self.httpDate(-dateAge) }
         let harness = try await servedAndLoaded(headers)
         // Then its freshness on disk is what was left of it, and the next use asks only when nothing was left
         let fresh = try await freshSeconds(harness)
-        #expect(fresh <= remaining && fresh >= remaining - 30, "\(fresh)")
+        #expect(fresh <= remaining && fresh >= remaining - 120, "\(fresh)")
         try await loadAgain(harness)
         #expect(requests(harness) == (remaining == 0 ? 2 : 1))
     }
