@@ -24,7 +24,7 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     private enum SubscribeOutcome {
         case cancelled
-        case start(JobContext)
+        case started
         /// Joined; the context when the join raised the job's priority (its observers must be told).
         case join(raised: JobContext?)
     }
@@ -62,7 +62,11 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
                     case .start(let jobID, let jobPriority):
                         let context = JobContext(id: jobID, priority: jobPriority)
                         state.contexts[jobID] = context
-                        return .start(context)
+                        // Made under the lock, so that from the moment the job exists a leaving caller finds its
+                        // task to cancel (made after the lock, a preempted thread left a window in which the last
+                        // caller could leave without cancelling it, and a new caller could join work nobody wanted).
+                        state.tasks[jobID] = makeTask(key: key, context: context, work: work)
+                        return .started
                     case .join(let jobID, let newPriority):
                         guard let newPriority, let context = state.contexts[jobID] else { return .join(raised: nil) }
                         context.set(newPriority)
@@ -72,9 +76,8 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
                 switch outcome {
                 case .cancelled:
                     continuation.resume(throwing: CancellationError())
-                case .start(let context):
+                case .started:
                     starts.add(1, ordering: .relaxed)
-                    start(key: key, context: context, work: work)
                 case .join(let raised):
                     joins.add(1, ordering: .relaxed)
                     raised?.notifyObservers()
@@ -100,8 +103,10 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         changed?.notifyObservers()
     }
 
-    private func start(key: Key, context: JobContext, work: @escaping Work) {
-        let task = Task {
+    /// The job's task. Called under the lock; the task takes the lock itself only when it finishes, on its own
+    /// thread, so making it here cannot deadlock.
+    private func makeTask(key: Key, context: JobContext, work: @escaping Work) -> Task<Void, Never> {
+        Task {
             let result: Result<Value, any Error>
             do {
                 result = .success(try await work(context))
@@ -110,13 +115,6 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
             }
             self.finish(key: key, jobID: context.id, result: result)
         }
-        // Keep the handle only while the job is current; it may already be finished or abandoned.
-        let abandoned = state.withLock { state in
-            guard state.machine.isCurrent(key, jobID: context.id) else { return true }
-            state.tasks[context.id] = task
-            return false
-        }
-        if abandoned { task.cancel() }
     }
 
     private func finish(key: Key, jobID: UInt64, result: Result<Value, any Error>) {

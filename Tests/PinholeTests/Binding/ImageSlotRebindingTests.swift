@@ -79,9 +79,24 @@ struct ImageSlotRebindingTests {
         let old = ImageRequest(url: PipelineFixture.url("old.jpg"), maxPixelSize: 32)
         slot.load(old)
         try #require(await eventually { fixture.loader.waitingURLs == [old.url] })
-        // Another size of the same URL is another image
-        slot.load(ImageRequest(url: old.url, maxPixelSize: 64))
+        slot.load(ImageRequest(url: PipelineFixture.url("new.jpg"), maxPixelSize: 32))
         #expect(await eventually { fixture.loader.cancelled == [old.url] })
+        fixture.loader.releaseAutomatically()
+        #expect(await eventually { await MainActor.run { slot.request?.url.lastPathComponent == "new.jpg" && slot.phase.response != nil } })
+    }
+
+    @Test func anotherSizeOfTheSameURLIsADifferentRequest() async throws {
+        // Given a slot loading a 32-pixel thumbnail
+        let fixture = PipelineFixture()
+        let slot = ImageSlot(pipeline: fixture.pipeline)
+        defer { slot.cancel() }
+        let old = ImageRequest(url: PipelineFixture.url("sized.jpg"), maxPixelSize: 32)
+        slot.load(old)
+        try #require(await eventually { fixture.loader.waitingURLs == [old.url] })
+        // When it is bound to the 64-pixel thumbnail of the same URL
+        slot.load(ImageRequest(url: old.url, maxPixelSize: 64))
+        // Then the 32-pixel job is gone (the download may go on for the new size) and the slot shows 64 pixels
+        #expect(await eventually { fixture.pipeline.activeImageJobCount == 1 })
         fixture.loader.releaseAutomatically()
         #expect(await eventually { await MainActor.run { slot.phase.response?.image.width == 64 } })
     }
