@@ -6,10 +6,11 @@ import Foundation
 ///
 /// - Storing: `Cache-Control: no-store` and `Vary: *` are never stored (and the pipeline removes the entry they
 ///   replace).
-/// - Freshness lifetime, first that applies: `no-cache` → 0 (stored, revalidated before every use); `max-age=N` →
-///   N s (it beats `Expires`; an invalid or conflicting `max-age` → 0); `Expires` → `Expires − Date` (an `Expires`
-///   that is not a valid HTTP date, such as `0` or `-1`, → 0: already expired); with no explicit freshness,
-///   heuristic: 10 % of `Date − Last-Modified`, at most the configured default; else the configured default.
+/// - Freshness lifetime, first that applies: `no-cache` → 0 (stored, revalidated before every use);
+///   `max-age=N` → N s (it beats `Expires`; an invalid or conflicting `max-age` → 0);
+///   `Expires` → `Expires − Date` (an `Expires` that is not a valid HTTP date, such as `0` or `-1`, → 0: already
+///   expired); with no explicit freshness, heuristic: 10 % of `Date − Last-Modified`, at most the configured
+///   default; else the configured default.
 /// - Age: the response's age when received (`Age`, or `now − Date` if larger) is subtracted from the lifetime.
 /// - A stale entry is revalidated with its validators sent back verbatim (`If-None-Match` with the `ETag` as
 ///   received, weak `W/"…"` included; `If-Modified-Since` with `Last-Modified`); a `304` updates the stored
@@ -62,7 +63,8 @@ enum DiskCacheFreshness {
         // §4.2.3, with the response delay taken as 0 (the request time is not kept).
         let dateValue = HTTPDate.parse(date) ?? now
         let apparentAge = max(0, now.timeIntervalSince(dateValue))
-        let ageValue: Double = if case .seconds(let seconds) = HTTPCacheControl.deltaSeconds(age) { Double(seconds) } else { 0 }
+        var ageValue = 0.0
+        if case .seconds(let seconds) = HTTPCacheControl.deltaSeconds(age) { ageValue = Double(seconds) }
         let initialAge = max(apparentAge, ageValue)
         let lifetime = freshnessLifetime(
             directives, expires: expires, lastModified: lastModified, dateValue: dateValue,

@@ -42,7 +42,9 @@ extension ImagePipeline {
         try Task.checkCancellation()
 
         let token = UniqueID.next()
-        context.observePriority { [processingQueue] in processingQueue.updatePriority(token, from: { context.priority }) }
+        context.observePriority { [processingQueue] in
+            processingQueue.updatePriority(token, from: { context.priority })
+        }
         let options = DecodingOptions(
             thumbnail: request.thumbnail,
             maxPixelCount: configuration.maxPixelCount,
@@ -120,7 +122,8 @@ extension ImagePipeline {
                 $0.diskHits += 1
             }
             let verdict = DiskCacheFreshness.decision(
-                revalidatedBy: response, previous: cached.metadata, defaultFreshness: configuration.diskCacheDefaultFreshness)
+                revalidatedBy: response, previous: cached.metadata,
+                defaultFreshness: configuration.diskCacheDefaultFreshness)
             switch verdict {
             case .store(let refreshed): await disk.updateMetadata(refreshed, for: key.sourceKey)
             case .doNotStore: await disk.removeEntry(for: key.sourceKey)
@@ -134,7 +137,8 @@ extension ImagePipeline {
         try checkSize(of: response.data, from: request.url)
         var pendingDiskEntry: DiskCache.Metadata?
         if let disk, key.writesDiskCache {
-            switch DiskCacheFreshness.decision(for: response, defaultFreshness: configuration.diskCacheDefaultFreshness) {
+            let freshness = configuration.diskCacheDefaultFreshness
+            switch DiskCacheFreshness.decision(for: response, defaultFreshness: freshness) {
             case .store(let metadata): pendingDiskEntry = metadata
             // The response replaces what was stored, and may not be stored itself: the old entry goes.
             case .doNotStore: await disk.removeEntry(for: key.sourceKey)

@@ -64,8 +64,9 @@ public final class ImagePipeline: Sendable {
     /// ``PipelineMetrics/memoryHits`` (so hits served to an ``ImageSlot`` show in the metrics too).
     ///
     /// Under an untrusted ``Configuration/sourcePolicy`` the request is validated first, as by ``image(for:)``: a
-    /// URL the policy refuses gets `nil` even when another pipeline sharing the memory cache stored the image. Under an untrusted policy only URLs whose check needs no DNS and no file system (an `http(s)` URL
-    /// with an IP-address host) can be answered here; others get `nil` (``image(for:)`` checks them, then answers).
+    /// URL the policy refuses gets `nil` even when another pipeline sharing the memory cache stored the image. Only
+    /// URLs whose check needs no DNS and no file system (an `http(s)` URL with an IP-address host) can be answered
+    /// here then; others get `nil` (``image(for:)`` checks them, then answers).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
         guard passesChecksWithoutBlocking(request), let response = memoryCachedImage(for: request) else { return nil }
         recorder.record { $0.memoryHits += 1 }
