@@ -50,7 +50,8 @@ struct BatchRunTests {
         // Then the union of their inputs is the list, with no input in two shards, and all succeeded
         let inputs = shards.map { Set($0.map(\.input)) }
         #expect(inputs.map(\.count).reduce(0, +) == 1000)
-        #expect(inputs[0].union(inputs[1]).union(inputs[2]) == Set(paths))
+        let missing = Set(paths).subtracting(inputs[0].union(inputs[1]).union(inputs[2]))
+        #expect(missing.isEmpty, "\(missing.count) inputs in no shard, e.g. \(missing.first ?? "")")
         #expect(inputs[0].isDisjoint(with: inputs[1]) && inputs[0].isDisjoint(with: inputs[2])
             && inputs[1].isDisjoint(with: inputs[2]))
         #expect(shards.allSatisfy { $0.count > 200 })
