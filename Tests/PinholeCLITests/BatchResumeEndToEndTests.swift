@@ -8,12 +8,16 @@ import Testing
 /// arguments (`--skip-existing`), until it completes: every output is present once and whole, and no input
 /// whose output was whole when the run was killed is made again (its file keeps its inode and mtime).
 ///
-/// The list mixes files (three fixture photos under 60 names, through symbolic links) and loopback URLs that
-/// answer after 40 ms, so at least ~0.6 s of work is left when a kill comes, whatever the machine's speed.
+/// The list mixes files (three fixture photos under many names, through symbolic links) and loopback URLs that
+/// answer after 40 ms, and the kill comes at most 30 ms after an input with at least 20 more behind it, so the
+/// child is still working when it is killed, whatever the machine's speed. 120 inputs and 2 kills; 480 and 10
+/// with `PINHOLE_STRESS=1`.
 @Suite(.timeLimit(.minutes(5)))
 struct BatchResumeEndToEndTests {
     static let fixtures = ["baseline.jpg", "progressive.jpg", "size-key-source.jpg"]
-    static let inputCount = 120
+    static let inputCount = ProcessInfo.processInfo.environment["PINHOLE_STRESS"] == "1" ? 480 : 120
+    /// Kills before the run may finish: 2, or 10 with `PINHOLE_STRESS=1`.
+    static let kills = ProcessInfo.processInfo.environment["PINHOLE_STRESS"] == "1" ? 10 : 2
 
     /// A whole output found after a kill: the file must never be made again.
     struct Snapshot: Equatable {
@@ -45,7 +49,7 @@ struct BatchResumeEndToEndTests {
     }
 
     @Test func aRunKilledAtRandomPointsResumesWithEveryOutputOnceWholeAndNothingRedone() async throws {
-        // Given a list of 60 symbolic links to 3 photos and 60 URLs of a server that answers after 40 ms
+        // Given a list of symbolic links to 3 photos and as many URLs of a server that answers after 40 ms
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try Self.fixtures.map { try Data(contentsOf: Fixtures.input($0)) }
@@ -78,14 +82,17 @@ struct BatchResumeEndToEndTests {
         let arguments = ["thumbnail", "--input-list", directory.file("list.txt"), "--out", out, "--size", "48",
                          "--jobs", "2", "--jsonl", "--skip-existing"]
 
-        // When the run is killed twice, each time at a random moment after a random input of the first half of
-        // those not yet done has finished
+        // When the run is killed twice (10 times under stress), each time at a random moment after a random input
+        // of the first half of those not yet done has finished
         var finished: [String: Snapshot] = [:]
         var rng = SystemRandomNumberGenerator()
-        for round in 1...2 {
+        for round in 1...Self.kills {
             let child = try KillableChild(arguments)
             let pending = lines.filter { finished[expectedOutput[$0] ?? ""] == nil }
-            let target = pending[Int.random(in: 0..<(pending.count / 2), using: &rng)]
+            // (at least 20 inputs, 10 of them URLs answering after 40 ms, stay after the target)
+            let upper = min(pending.count / 2, pending.count - 20)
+            try #require(upper > 0, "round \(round): only \(pending.count) inputs left to kill in")
+            let target = pending[Int.random(in: 0..<upper, using: &rng)]
             let seen = await child.waitForOutput("\"input\":\"\(target)\"", timeout: .seconds(90))
             try await Task.sleep(for: .milliseconds(Int.random(in: 0..<30, using: &rng)))
             child.kill()
@@ -120,7 +127,7 @@ struct BatchResumeEndToEndTests {
         for (path, snapshot) in finished { #expect(outputs[path] == snapshot, "remade: \(path)") }
         // And the only other files are hidden temporary files of writes cut by a kill: at most one per job per kill
         let hidden = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }
-        #expect(hidden.count <= 2 * 2, "\(hidden)")
+        #expect(hidden.count <= Self.kills * 2, "\(hidden)")
         for record in records where record.skipped != true {
             let data = try Data(contentsOf: URL(fileURLWithPath: try #require(record.output)))
             let size = try #require(ImageHeader.size(of: data))
