@@ -48,7 +48,7 @@ public struct BatchMemoryBenchmark: Sendable {
         public var inputs: Int
         /// Thumbnails the child reported written.
         public var succeeded: Int
-        /// The child's peak RSS (`max(VmHWM, ru_maxrss)`, from its `--json` summary), in bytes.
+        /// The child's peak RSS (`VmHWM`, from its `--json` summary; see ``ProcessStats/peakResidentBytes()``), in bytes.
         public var peakRSSBytes: Int
         /// The child's wall time, in seconds.
         public var seconds: Double
