@@ -48,7 +48,8 @@ public struct BatchMemoryBenchmark: Sendable {
         public var inputs: Int
         /// Thumbnails the child reported written.
         public var succeeded: Int
-        /// The child's peak RSS (`VmHWM`, from its `--json` summary; see ``ProcessStats/peakResidentBytes()``), in bytes.
+        /// The child's peak RSS in bytes (`VmHWM`, from its `--json` summary; see
+        /// ``ProcessStats/peakResidentBytes()``).
         public var peakRSSBytes: Int
         /// The child's wall time, in seconds.
         public var seconds: Double
@@ -148,7 +149,8 @@ public struct BatchMemoryBenchmark: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return try (0..<count).map { index in
                 let link = directory + String(format: "/%06d.jpg", index)
-                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photos[index % photos.count])
+                let photo = photos[index % photos.count]
+                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photo)
                 return link
             }
         }

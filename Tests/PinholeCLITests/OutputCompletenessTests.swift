@@ -6,7 +6,9 @@ import Testing
 /// `--skip-existing` leaves only whole outputs alone: a file cut short, empty, or of another format is made again.
 @Suite(.timeLimit(.minutes(1)))
 struct OutputCompletenessTests {
-    @Test(arguments: [("baseline.jpg", ImageFormat.jpeg), ("small-40x30.png", .png), ("webp-lossless-alpha.webp", .webp)])
+    @Test(arguments: [
+        ("baseline.jpg", ImageFormat.jpeg), ("small-40x30.png", .png), ("webp-lossless-alpha.webp", .webp),
+    ])
     func acceptsAWholeFileAndRefusesItCutShort(name: String, format: ImageFormat) throws {
         // Given a whole image file, and copies of it cut short by 1 byte and to half
         let directory = try TemporaryDirectory()

@@ -60,7 +60,8 @@ enum BenchCommand {
         case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "batch": return try await batch(Array(arguments.dropFirst()))
         case "--help", "-h": print(help); return 0
-        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail, rss, pipeline, scroll, experiments or batch)")
+        case let other?:
+            throw UsageError("unknown benchmark '\(other)' (thumbnail, rss, pipeline, scroll, experiments or batch)")
         case nil: throw UsageError("no benchmark given (thumbnail, rss, pipeline, scroll, experiments or batch)")
         }
     }

@@ -47,13 +47,13 @@ extension ThumbnailCommand.Configuration {
     static let batchHelp: [String] = [
         "",
         "BATCH RUNS:",
-        "  --input-list, --shard, --skip-existing or --jsonl make a batch run: inputs stream through a bounded",
-        "  queue and each result is reported as it finishes (--jsonl lines, or failures on stderr), so no",
-        "  per-input list is kept. At the end --json prints counters only (inputs, listed, succeeded, failed,",
-        "  skipped, ...), without the outputs and errors arrays; --jsonl ends with {\"summary\": {...}}, the",
-        "  same counters. Outputs are written to a temporary file and renamed, so a killed run never leaves",
-        "  a partial file under an output name. Names of listed inputs carry 8 hex digits of the input's",
-        "  hash (photos/a.jpg -> photos__a-3f1c9a02.360.jpg), so every shard and every restart agrees on",
-        "  them without seeing the other inputs.",
+        "  --input-list, --shard, --skip-existing or --jsonl make a batch run: inputs stream through a",
+        "  bounded queue and each result is reported as it finishes (--jsonl lines, or failures on",
+        "  stderr), so no per-input list is kept. At the end --json prints counters only (inputs, listed,",
+        "  succeeded, failed, skipped, ...), without the outputs and errors arrays; --jsonl ends with",
+        "  {\"summary\": {...}}, the same counters. Outputs are written to a temporary file and renamed, so",
+        "  a killed run never leaves a partial file under an output name. Names of listed inputs carry 8",
+        "  hex digits of the input's hash (photos/a.jpg -> photos__a-3f1c9a02.360.jpg), so every shard",
+        "  and every restart agrees on them without seeing the other inputs.",
     ]
 }
