@@ -9,9 +9,6 @@
 /// apart. The result depends only on the inputs and their order, so two runs over the same inputs give the same
 /// names.
 struct OutputNaming: Sendable {
-    /// The most bytes (UTF-8) a file name may have: 255.
-    static let maxNameBytes = 255
-
     /// The thumbnail size that goes into names (pixels).
     let size: Int
     /// The file extension without its dot (`jpg`).
@@ -75,15 +72,10 @@ struct OutputNaming: Sendable {
         name.lowercased()
     }
 
-    /// 8 lowercase hexadecimal digits of the FNV-1a 64-bit hash of `text`'s UTF-8 (stable across runs and
-    /// machines, unlike `Hasher`).
+    /// 8 lowercase hexadecimal digits (the high 32 bits) of the ``StableHash`` of `text`: the same in every run
+    /// and on every machine, unlike `Hasher`.
     static func shortHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash >> 32, radix: 16)
+        let hex = String(StableHash.fnv1a64(text) >> 32, radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 }
