@@ -87,4 +87,51 @@ struct FrameDifferPictureTests {
         #expect(frame.placements.map(\.column) == [4, 4])
         #expect(frame.lines[1].contains("Photo 1") && !frame.lines[1].contains("<S>"))
     }
+
+    @Test func movingTheSelectionInASixelGridSendsNoPictureAgain() {
+        // Given a grid of six sixel tiles, the first selected, already on screen
+        let layout = ScreenLayout(size: TerminalSize(columns: 120, rows: 40), mode: .grid)
+        let picture = TerminalPicture(
+            mode: .sixel, columns: layout.tileColumns, rows: layout.tileRows, payload: "<S>", pixelOffset: (0, 0),
+            pixelColumns: layout.tileColumns, pixelRows: layout.tileRows)
+        func state(selected: Int) -> ScreenState {
+            let rows = (0..<6).map {
+                ScreenState.Row(index: $0, title: "Photo \($0 + 1)", date: "", isSelected: $0 == selected,
+                    thumbnail: .image(picture))
+            }
+            return ScreenState(
+                title: "T", content: .grid(.init(rows: rows, totalCount: 6, favouriteCount: 0)), pictureMode: .sixel)
+        }
+        var differ = FrameDiffer(mode: .sixel)
+        _ = differ.diff(ScreenRenderer.frame(state(selected: 0), layout: layout))
+        #expect(differ.drawnPictureCount == 6)
+        // When the selection moves to the second tile
+        _ = differ.diff(ScreenRenderer.frame(state(selected: 1), layout: layout))
+        // Then only the caption line is written (the selection shows there), and no picture is sent again
+        #expect(differ.changedLineCount == 2, "the caption line and the header's position")
+        #expect(differ.drawnPictureCount == 0)
+    }
+
+    @Test func aTilesPictureArrivingInASixelGridIsTheOnlyOneSent() {
+        // Given a sixel grid of two tiles: the first drawn, the second still loading
+        let layout = ScreenLayout(size: TerminalSize(columns: 120, rows: 40), mode: .grid)
+        let picture = TerminalPicture(
+            mode: .sixel, columns: layout.tileColumns, rows: layout.tileRows, payload: "<S>", pixelOffset: (0, 0),
+            pixelColumns: layout.tileColumns, pixelRows: layout.tileRows)
+        func state(_ second: ScreenState.Thumbnail) -> ScreenState {
+            let rows = [
+                ScreenState.Row(index: 0, title: "A", date: "", isSelected: true, thumbnail: .image(picture)),
+                ScreenState.Row(index: 1, title: "B", date: "", thumbnail: second),
+            ]
+            return ScreenState(
+                title: "T", content: .grid(.init(rows: rows, totalCount: 2, favouriteCount: 0)), pictureMode: .sixel)
+        }
+        var differ = FrameDiffer(mode: .sixel)
+        _ = differ.diff(ScreenRenderer.frame(state(.loading), layout: layout))
+        // When the second picture arrives
+        let output = differ.diff(ScreenRenderer.frame(state(.image(picture)), layout: layout))
+        // Then no text line changes and only the new picture is sent
+        #expect(differ.changedLineCount == 0 && differ.drawnPictureCount == 1)
+        #expect(output == "\u{1B}[2;22H<S>", "tile 2 starts at column 21 (0-based), line 1")
+    }
 }

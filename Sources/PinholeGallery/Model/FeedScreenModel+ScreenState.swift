@@ -32,7 +32,8 @@ extension FeedScreenModel {
         let title =
             phase == .loaded ? (feedTitle.isEmpty ? feedURL.lastPathComponent : feedTitle) : feedURL.absoluteString
         return ScreenState(
-            title: title, content: content, message: diagnostic, status: status, spinnerFrame: spinnerFrame)
+            title: title, content: content, message: diagnostic, status: status, spinnerFrame: spinnerFrame,
+            pictureMode: renderer.mode)
     }
 
     private func stateRow(_ index: Int, thumbnail: ScreenState.Thumbnail) -> ScreenState.Row {

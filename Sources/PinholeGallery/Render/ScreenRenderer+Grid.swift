@@ -1,9 +1,9 @@
 extension ScreenRenderer {
     /// Draws the grid's tiles: each tile's picture, a caption line below it (favourite star and title, reversed
-    /// when selected) and, for the selected tile, a bar in the gap column to its left.
+    /// when selected) and, for the selected tile in the symbol modes, a bar in the gap column to its left.
     static func drawGrid(
-        _ grid: ScreenState.ListContent, layout: ScreenLayout, into lines: inout [String],
-        placements: inout [Frame.Placement]
+        _ grid: ScreenState.ListContent, layout: ScreenLayout, pictureMode: GraphicsMode = .symbols,
+        into lines: inout [String], placements: inout [Frame.Placement]
     ) {
         let width = layout.size.columns
         // Each screen line of the grid is assembled from segments, left to right: a segment starts at `column` with
@@ -13,9 +13,10 @@ extension ScreenRenderer {
         for (position, row) in grid.rows.enumerated() {
             let origin = layout.tileOrigin(position)
             guard origin.row + layout.tileStride <= bottom else { break }
-            let picture = pictureLines(row.thumbnail, columns: layout.tileColumns, rows: layout.tileRows)
+            let picture = pictureLines(
+                row.thumbnail, columns: layout.tileColumns, rows: layout.tileRows, pictureMode: pictureMode)
+            let bar = row.isSelected && !pictureMode.drawsPixels ? cyan + "▌" + reset : " "
             for (offset, line) in picture.lines.enumerated() {
-                let bar = row.isSelected ? cyan + "▌" + reset : " "
                 segments[origin.row + offset].append((origin.column - 1, bar + line))
             }
             if let placement = picture.placement {

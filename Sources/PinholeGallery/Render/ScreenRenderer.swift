@@ -59,7 +59,7 @@ public enum ScreenRenderer {
             let listLayout = layout.with(mode: .list)
             for (position, row) in list.rows.enumerated() {
                 let top = layout.listTop + position * layout.rowStride
-                let drawn = rowLines(row, layout: listLayout)
+                let drawn = rowLines(row, layout: listLayout, pictureMode: state.pictureMode)
                 for (offset, line) in drawn.lines.enumerated() where top + offset < size.rows - 2 {
                     lines[top + offset] = line
                 }
@@ -73,7 +73,9 @@ public enum ScreenRenderer {
             if grid.rows.isEmpty {
                 lines[layout.listTop + 1] = centred("The feed has no items.", width: width, style: dim)
             }
-            drawGrid(grid, layout: layout.with(mode: .grid), into: &lines, placements: &placements)
+            drawGrid(
+                grid, layout: layout.with(mode: .grid), pictureMode: state.pictureMode, into: &lines,
+                placements: &placements)
         case .fullView(let content):
             help = fullViewKeyHelp
             drawFullView(content, layout: layout, into: &lines, placements: &placements)
@@ -110,10 +112,12 @@ public enum ScreenRenderer {
 
     /// The ``ScreenLayout/rowHeight`` lines of one list row, and its picture's placement (relative to the row's
     /// first line) when it is drawn with an image protocol.
-    static func rowLines(_ row: ScreenState.Row, layout: ScreenLayout) -> (lines: [String], placement: Frame.Placement?)
+    static func rowLines(_ row: ScreenState.Row, layout: ScreenLayout, pictureMode: GraphicsMode = .symbols)
+        -> (lines: [String], placement: Frame.Placement?)
     {
         let textWidth = layout.textWidth
-        let thumbnail = pictureLines(row.thumbnail, columns: layout.thumbnailColumns, rows: layout.rowHeight)
+        let thumbnail = pictureLines(
+            row.thumbnail, columns: layout.thumbnailColumns, rows: layout.rowHeight, pictureMode: pictureMode)
         let bar = row.isSelected ? cyan + "▌" + reset : " "
         var texts: [String] = []
         let title = TextWidth.fit(row.title.isEmpty ? "(untitled)" : row.title, to: textWidth)
@@ -136,10 +140,11 @@ public enum ScreenRenderer {
     }
 
     /// A picture box of `columns` × `rows` cells: its lines, and the placement (relative to the box) of a picture
-    /// drawn with an image protocol. A picture drawn for another box size shows the placeholder.
-    static func pictureLines(_ thumbnail: ScreenState.Thumbnail, columns: Int, rows: Int)
-        -> (lines: [String], placement: Frame.Placement?)
-    {
+    /// drawn with an image protocol. A picture drawn for another box size shows the placeholder, which is blank
+    /// when `pictureMode` is an image protocol (see ``ScreenState/pictureMode``).
+    static func pictureLines(
+        _ thumbnail: ScreenState.Thumbnail, columns: Int, rows: Int, pictureMode: GraphicsMode = .symbols
+    ) -> (lines: [String], placement: Frame.Placement?) {
         let blank = String(repeating: " ", count: columns)
         switch thumbnail {
         case .image(let picture) where picture.columns == columns && picture.rows == rows:
@@ -148,6 +153,7 @@ public enum ScreenRenderer {
                 row: picture.pixelOffset.row, column: picture.pixelOffset.column, picture: picture)
             return (Array(repeating: blank, count: rows), placement)
         case .image, .loading:
+            if pictureMode.drawsPixels { return (Array(repeating: blank, count: rows), nil) }
             return (Array(repeating: placeholder + String(repeating: "░", count: columns) + reset, count: rows), nil)
         case .none:
             return (Array(repeating: blank, count: rows), nil)

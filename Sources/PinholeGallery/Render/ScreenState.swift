@@ -99,12 +99,20 @@ public struct ScreenState: Sendable, Hashable {
     public var status: String
     /// The spinner's frame counter (advances once per frame while loading).
     public var spinnerFrame: Int
+    /// How pictures are drawn. With an image protocol, a picture box that waits for its picture stays blank and a
+    /// grid tile's selection shows on its caption only, so the text under a picture does not change when it
+    /// arrives or when the selection moves (rewriting that text would erase a sixel picture and send it again).
+    public var pictureMode: GraphicsMode
 
-    public init(title: String, content: Content, message: String? = nil, status: String = "", spinnerFrame: Int = 0) {
+    public init(
+        title: String, content: Content, message: String? = nil, status: String = "", spinnerFrame: Int = 0,
+        pictureMode: GraphicsMode = .symbols
+    ) {
         self.title = title
         self.content = content
         self.message = message
         self.status = status
         self.spinnerFrame = spinnerFrame
+        self.pictureMode = pictureMode
     }
 }
