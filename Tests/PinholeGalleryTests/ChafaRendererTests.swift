@@ -11,7 +11,9 @@ struct ChafaRendererTests {
     static func visible(_ text: String) -> String { text.replacing(/\e\[[0-9;]*m/, with: "") }
 
     /// Each snapshot: name, renderer, image, box and fit.
-    static let snapshots: [(name: String, renderer: ChafaRenderer, image: PixelImage, box: (Int, Int), fit: ChafaRenderer.Fit)] = [
+    typealias Entry = (name: String, renderer: ChafaRenderer, image: PixelImage, box: (Int, Int), fit: ChafaRenderer.Fit)
+    static let cells8x16 = CellPixelSize(width: 8, height: 16)
+    static let snapshots: [Entry] = [
         ("chafa-symbols-truecolor-14x4", ChafaRenderer(mode: .symbols), ChafaFixtures.gradient, (14, 4), .fit),
         (
             "chafa-symbols-256-14x4", ChafaRenderer(mode: .symbols, colorDepth: .palette256), ChafaFixtures.gradient,
@@ -19,11 +21,11 @@ struct ChafaRendererTests {
         ),
         ("chafa-halfblocks-14x4", ChafaRenderer(mode: .halfblocks), ChafaFixtures.gradient, (14, 4), .fit),
         (
-            "chafa-symbols-fill-8x4-cells-8x16", ChafaRenderer(mode: .symbols, cellPixelSize: .init(width: 8, height: 16)),
+            "chafa-symbols-fill-8x4-cells-8x16", ChafaRenderer(mode: .symbols, cellPixelSize: cells8x16),
             ChafaFixtures.thirds, (8, 4), .fill
         ),
         (
-            "chafa-sixel-6x2-cells-8x16", ChafaRenderer(mode: .sixel, cellPixelSize: .init(width: 8, height: 16)),
+            "chafa-sixel-6x2-cells-8x16", ChafaRenderer(mode: .sixel, cellPixelSize: cells8x16),
             ChafaFixtures.thirds, (6, 2), .fit
         ),
     ]

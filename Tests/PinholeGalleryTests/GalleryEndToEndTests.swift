@@ -100,7 +100,8 @@ struct GalleryEndToEndTests {
         #expect(narrowLines.allSatisfy { $0.count <= 60 })
         try await tmux.run(["send-keys", "-t", "gallery", quitKey])
 
-        // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate screen is
+        // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate
+        // screen is
         // gone, and the favourite and the stats were written
         let exitFile = scratch.appendingPathComponent("exit")
         let sttyPath = scratch.path + "/stty"

@@ -18,7 +18,8 @@ struct GalleryGridEndToEndTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let tmux = Tmux()
         let command =
-            "env PINHOLE_CORPUS='\(corpus.path)' XDG_DATA_HOME='\(scratch.path)' '\(Tmux.binary)' gallery --layout grid "
+            "env PINHOLE_CORPUS='\(corpus.path)' XDG_DATA_HOME='\(scratch.path)' '\(Tmux.binary)' gallery "
+            + "--layout grid "
             + "--stats-json '\(scratch.path)/stats.json'; sleep 120"
         try await tmux.run(["new-session", "-d", "-s", "gallery", "-x", "120", "-y", "40", command])
         do {

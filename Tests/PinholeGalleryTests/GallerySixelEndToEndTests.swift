@@ -42,7 +42,8 @@ struct GallerySixelEndToEndTests {
             let layout = ScreenLayout(size: Self.size, cellPixelSize: cell)
             let box = layout.fullViewBox
             let renderer = ChafaRenderer(mode: .sixel, cellPixelSize: cell)
-            let fitted = renderer.fittedCells(width: source.width, height: source.height, columns: box.columns, rows: box.rows)
+            let fitted = renderer.fittedCells(
+                width: source.width, height: source.height, columns: box.columns, rows: box.rows)
             let drawn = Self.sixelRect(
                 x: window.x + (box.columns - fitted.columns) / 2 * cell.width,
                 y: window.y + (layout.fullViewTop + (box.rows - fitted.rows) / 2) * cell.height,
@@ -57,7 +58,8 @@ struct GallerySixelEndToEndTests {
         _ arguments: [String],
         where region: (XvfbDisplay, Rect, CellPixelSize, PixelImage) async throws -> (Rect, Rect, String)
     ) async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-sixel-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pinhole-sixel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let server = try await GalleryFeedFixture.serve(first: Self.photo)
@@ -115,7 +117,8 @@ struct GallerySixelEndToEndTests {
         #expect(blankFraction < 0.02, "\(Int(blankFraction * 100))% of the picture is the terminal's background")
         // And the gallery ran in sixel mode with the cell size xterm reports
         await Self.stopGallery(scratch: scratch)
-        let stats = try await WorkerThreadPool.io.run { try? Data(contentsOf: scratch.appendingPathComponent("stats.json")) }
+        let statsURL = scratch.appendingPathComponent("stats.json")
+        let stats = try await WorkerThreadPool.io.run { try? Data(contentsOf: statsURL) }
         let figures = try JSONSerialization.jsonObject(with: try #require(stats)) as? [String: Any]
         #expect(figures?["mode"] as? String == "sixel")
         #expect(figures?["cellPixelWidth"] as? Int == cell.width && figures?["cellPixelHeight"] as? Int == cell.height)

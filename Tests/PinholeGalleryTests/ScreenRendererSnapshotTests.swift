@@ -63,14 +63,16 @@ struct ScreenRendererSnapshotTests {
             TerminalSize(columns: 40, rows: 20)
         ),
         ("wide-160x30", listState(size: TerminalSize(columns: 160, rows: 30)), TerminalSize(columns: 160, rows: 30)),
-        ("grid-120x40", gridState(size: TerminalSize(columns: 120, rows: 40)), TerminalSize(columns: 120, rows: 40)),
-        ("fullview-100x30", fullViewState(size: TerminalSize(columns: 100, rows: 30)), TerminalSize(columns: 100, rows: 30)),
+        ("grid-80x24", gridState(size: TerminalSize(columns: 80, rows: 24)), TerminalSize(columns: 80, rows: 24)),
+        ("fullview-60x16", fullViewState(size: TerminalSize(columns: 60, rows: 16)), TerminalSize(columns: 60, rows: 16)),
     ]
 
     static func gridState(size: TerminalSize) -> ScreenState {
         let layout = ScreenLayout(size: size, mode: .grid)
         let picture = gradient(columns: layout.tileColumns, rows: layout.tileRows, fit: .fill)
-        let thumbnails: [ScreenState.Thumbnail] = [.image(picture), .loading, .failed("HTTP 404"), .none, .image(picture)]
+        let thumbnails: [ScreenState.Thumbnail] = [
+            .image(picture), .loading, .failed("HTTP 404"), .none, .image(picture),
+        ]
         let rows = (0..<layout.visibleRowCount).map { index in
             ScreenState.Row(
                 index: index, title: "Photo \(index + 1): a kite over the dunes", date: "Mar 4, 2026",

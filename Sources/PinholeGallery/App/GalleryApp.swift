@@ -226,7 +226,8 @@ public final class GalleryApp {
         let network = model.pipeline.networkQueueCounts
         let sample = sampler.sample
         func ms(_ value: Double) -> String { String(format: "%.1fms", value) }
-        return "\(model.renderer.mode) · frame p50 \(ms(stats.recentPercentile(0.5))) p99 \(ms(stats.recentPercentile(0.99)))"
+        return "\(model.renderer.mode) · frame p50 \(ms(stats.recentPercentile(0.5)))"
+            + " p99 \(ms(stats.recentPercentile(0.99)))"
             + " · hitches \(stats.hitches) · hangs \(stats.hangs) · threads \(sample.threads)"
             + " · in flight \(network.running)+\(network.waiting) · mem hits \(metrics.memoryHits)"
             + " · shown \(model.imagesShown)"

@@ -73,8 +73,8 @@ public struct KeyScript: Sendable, Equatable {
             default:
                 guard let key = names[parts[0]] else {
                     throw ParseError(
-                        message:
-                            "unknown script step '\(parts[0])' (keys: up down left right pgup pgdn home end enter esc g f r q)")
+                        message: "unknown script step '\(parts[0])' "
+                            + "(keys: up down left right pgup pgdn home end enter esc g f r q)")
                 }
                 steps.append(.key(key, count: number ?? 1, intervalMilliseconds: interval))
             }

@@ -54,7 +54,9 @@ public struct ChafaRenderer: Sendable, Hashable {
         ChafaRenderer(mode: mode, colorDepth: colorDepth, cellPixelSize: cellPixelSize, environmentStrings: environment)
     }
 
-    private init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: CellPixelSize, environmentStrings: [String]) {
+    private init(
+        mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: CellPixelSize, environmentStrings: [String]
+    ) {
         self.mode = mode
         self.colorDepth = colorDepth
         self.cellPixelSize = cellPixelSize

@@ -19,7 +19,8 @@ public enum ScreenRenderer {
     public static let keyHelp =
         "↑/↓ j/k move · PgUp/PgDn page · Enter open · g grid · f favourite · r retry · q quit"
     /// The message line of the grid when there is no diagnostic.
-    public static let gridKeyHelp = "←/→/↑/↓ move · PgUp/PgDn page · Enter open · g list · f favourite · r retry · q quit"
+    public static let gridKeyHelp =
+        "←/→/↑/↓ move · PgUp/PgDn page · Enter open · g list · f favourite · r retry · q quit"
     /// The message line of the full view when there is no diagnostic.
     public static let fullViewKeyHelp = "←/→ previous/next · Esc back · f favourite · r retry · q quit"
 

@@ -26,7 +26,8 @@ enum TerminalProbe {
         while !replies.isComplete {
             let remaining = deadline - clock.now
             guard remaining > .zero else { break }
-            let milliseconds = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let (seconds, attoseconds) = remaining.components
+            let milliseconds = Int32(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }

@@ -3,7 +3,8 @@
 /// The query asks, in this order (every answer is optional except the last, which every VT100-compatible
 /// terminal gives, so it marks the end):
 /// - the kitty graphics protocol: `ESC_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA ESC\` → `ESC_Gi=31;OK ESC\` from terminals
-///   that support it (https://sw.kovidgoyal.net/kitty/graphics-protocol/#querying-support-and-available-transmission-mediums);
+///   that support it (https://sw.kovidgoyal.net/kitty/graphics-protocol/, "Querying support and available
+///   transmission mediums");
 /// - the cell size in pixels: `CSI 16 t` → `CSI 6 ; height ; width t` (xterm's window operations, answered by
 ///   kitty, WezTerm, foot, mlterm, iTerm2; xterm itself only when `allowWindowOps` is set);
 /// - the text area in pixels: `CSI 14 t` → `CSI 4 ; height ; width t`;

@@ -24,9 +24,10 @@ final class BackgroundProcess: Sendable {
     /// Starts `arguments[0]` (looked up in `PATH`) with `environment` (the test's own when `nil`).
     ///
     /// - Throws: ``PinholeError`` when the program cannot be started.
-    init(_ arguments: [String], environment: [String: String]? = nil, outputPath: String, errorPath: String = "/dev/null")
-        throws
-    {
+    init(
+        _ arguments: [String], environment: [String: String]? = nil, outputPath: String,
+        errorPath: String = "/dev/null"
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -29,10 +29,8 @@ struct PaneCells {
         for row in rows where row < lines.count {
             for column in columns {
                 total += 1
-                if column < lines[row].count, lines[row][column].foreground != nil || lines[row][column].background != nil
-                {
-                    coloured += 1
-                }
+                guard column < lines[row].count else { continue }
+                if lines[row][column].foreground != nil || lines[row][column].background != nil { coloured += 1 }
             }
         }
         return Double(coloured) / Double(max(1, total))

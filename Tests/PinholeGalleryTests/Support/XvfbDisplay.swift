@@ -26,7 +26,8 @@ struct XvfbDisplay {
             try await Task.sleep(for: .milliseconds(100))
         }
         await server.stop()
-        throw PinholeError(.fileNotFound, "Xvfb named no display within \(timeout) (exit status \(server.status ?? -1))")
+        throw PinholeError(
+            .fileNotFound, "Xvfb named no display within \(timeout) (exit status \(server.status ?? -1))")
     }
 
     /// Ends the X server (and with it every client still connected).
@@ -65,8 +66,8 @@ struct XvfbDisplay {
                 .flatMap { $0.split(separator: ":").last }
                 .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         }
-        guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"), let width = value("Width"),
-            let height = value("Height")
+        guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"),
+            let width = value("Width"), let height = value("Height")
         else { return nil }
         return (x, y, width, height)
     }
