@@ -14,13 +14,14 @@ struct FeedScreenModelFullViewTests {
         model.handle(.down)
         // When Enter is pressed
         model.handle(.open)
-        // Then the third item is in the full view, asked at high priority at the picture box's pixel size
-        // (120×34 cells of 10×20 pixels: 1200 px), with the next and previous photos prefetched at that size
+        // Then the third item is in the full view, asked at high priority fitted into the picture box's pixel size
+        // (120×34 cells of 10×20 pixels: 1200×680), with the next and previous photos prefetched at that size
         #expect(model.fullViewIndex == 2)
         #expect(model.layout.fullViewBox == (120, 34))
+        let box = ThumbnailOptions(size: PixelSize(width: 1200, height: 680), contentMode: .aspectFit)
         let prefetched = model.fullViewPrefetchRequests
         #expect(prefetched.map(\.url.lastPathComponent) == ["4.jpg", "2.jpg"])
-        #expect(prefetched.allSatisfy { $0.thumbnail?.maxPixelSize == 1200 && $0.priority == .low })
+        #expect(prefetched.allSatisfy { $0.thumbnail == box && $0.priority == .low })
         // And once drawn, the screen shows the photo and its metadata
         #expect(await eventually { model.isSettled })
         guard case .fullView(let content) = model.screenState().content else {

@@ -33,18 +33,20 @@ struct FeedScreenModelGridTests {
         #expect(xterm.tileColumns == 19 && xterm.tileRows == 9 && xterm.visibleRowCount == 18)
     }
 
-    @Test func gKeySwitchesToTheGridAndRequestsTilesThatCoverTheSquare() async {
+    @Test func gKeySwitchesToTheGridAndRequestsFilledTilesAtTheirPixelSize() async {
         // Given a loaded 60-item list
         let model = await Self.model(count: 60, layout: .list)
         #expect(model.boundRowIndices == Array(0..<7))
         #expect(model.slot(forRow: 0)?.request?.thumbnail?.maxPixelSize == 140)
         // When g is pressed
         model.handle(.toggleLayout)
-        // Then 18 tiles are bound, asked at twice the tile's pixel side (200 → 400 px) so any image up to 2:1 covers
-        // the square before it is cut
+        // Then 18 tiles are bound, each asked of the pipeline filled (covered, centre cut) at the tile's pixel size
+        // (19×10 cells of 10×20 pixels)
         #expect(model.layout.mode == .grid)
         #expect(model.boundRowIndices == Array(0..<18))
-        #expect(model.slot(forRow: 0)?.request?.thumbnail?.maxPixelSize == 400)
+        #expect(
+            model.slot(forRow: 0)?.request?.thumbnail
+                == ThumbnailOptions(size: PixelSize(width: 190, height: 200), contentMode: .fill(crop: .centre)))
         guard case .grid(let grid) = model.screenState().content else {
             Issue.record("expected the grid")
             return

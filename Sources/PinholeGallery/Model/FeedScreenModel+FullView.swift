@@ -3,7 +3,7 @@ public import Pinhole
 
 extension FeedScreenModel {
     /// Opens the full view of the selected item: its photo decoded through the pipeline at the size of the
-    /// terminal's picture box (``ScreenLayout/fullViewRequestPixelSize``), at high priority, with the previous
+    /// terminal's picture box (``ScreenLayout/fullViewThumbnailOptions``), at high priority, with the previous
     /// and next photos prefetched at the same size. The list or grid stays as it was, for ``closeFullView()``.
     public func openFullView() {
         guard case .loaded = phase, rows.indices.contains(selectedIndex), fullView == nil else { return }
@@ -42,7 +42,7 @@ extension FeedScreenModel {
 
     /// The full view's request for `url`.
     func fullViewRequest(_ url: URL, priority: ImageRequest.Priority) -> ImageRequest {
-        ImageRequest(url: url, maxPixelSize: layout.fullViewRequestPixelSize, priority: priority)
+        ImageRequest(url: url, thumbnail: layout.fullViewThumbnailOptions, priority: priority)
     }
 
     /// The key of the full view's picture for `request`.

@@ -74,10 +74,10 @@ extension FeedScreenModel {
         let newLayout = layout.with(size: size, cellPixelSize: cellPixelSize)
         guard newLayout != layout else { return }
         let picturesChanged =
-            newLayout.pictureBox != layout.pictureBox || newLayout.requestPixelSize != layout.requestPixelSize
+            newLayout.pictureBox != layout.pictureBox || newLayout.thumbnailOptions != layout.thumbnailOptions
         let fullViewChanged =
             newLayout.fullViewBox != layout.fullViewBox
-            || newLayout.fullViewRequestPixelSize != layout.fullViewRequestPixelSize
+            || newLayout.fullViewThumbnailOptions != layout.fullViewThumbnailOptions
         batch {
             layout = newLayout
             if let cellPixelSize { renderer = renderer.with(cellPixelSize: cellPixelSize) }

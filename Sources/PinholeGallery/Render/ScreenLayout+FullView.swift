@@ -1,3 +1,5 @@
+public import Pinhole
+
 extension ScreenLayout {
     /// Lines of metadata under the full view's picture: title; date, format and size; summary.
     public static let fullViewMetadataLines = 3
@@ -11,10 +13,12 @@ extension ScreenLayout {
     /// The first line of the full view's picture box.
     public var fullViewTop: Int { 1 }
 
-    /// The longest side, in pixels, asked of the pipeline for the full view: the box's larger pixel side, so
-    /// the photo is decoded at the size it is shown.
-    public var fullViewRequestPixelSize: Int {
+    /// What the full view's photo is asked of the pipeline as: fitted inside the picture box's pixel size, so it
+    /// is decoded at the size it is shown (never scaled up: libchafa draws a smaller photo larger).
+    public var fullViewThumbnailOptions: ThumbnailOptions {
         let (columns, rows) = fullViewBox
-        return max(columns * cellPixelSize.width, rows * cellPixelSize.height)
+        return ThumbnailOptions(
+            size: PixelSize(width: columns * cellPixelSize.width, height: rows * cellPixelSize.height),
+            contentMode: .aspectFit)
     }
 }

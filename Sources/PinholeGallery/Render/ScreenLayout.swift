@@ -1,3 +1,5 @@
+public import Pinhole
+
 /// A terminal's size in character cells.
 public struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
     /// Width in columns.
@@ -92,16 +94,17 @@ public struct ScreenLayout: Sendable, Hashable {
         mode == .list ? (thumbnailColumns, thumbnailRows) : (tileColumns, tileRows)
     }
 
-    /// The longest side, in pixels, asked of the pipeline for a thumbnail.
-    ///
-    /// List: the box's pixel size (cells × the cell size), so the picture is decoded at the size it is shown.
-    /// Grid: twice the tile's side, so the short side of any image up to 2:1 still covers the square tile
-    /// before it is cut to it.
-    // TODO(issue 14): ask for `.fill(crop: .centre)` at the tile's pixel size once content modes are on main.
-    public var requestPixelSize: Int {
+    /// The box's size in pixels: its cells times the cell size.
+    public var pictureBoxPixels: PixelSize {
         let (columns, rows) = pictureBox
-        let side = max(columns * cellPixelSize.width, rows * cellPixelSize.height)
-        return mode == .list ? side : 2 * side
+        return PixelSize(width: columns * cellPixelSize.width, height: rows * cellPixelSize.height)
+    }
+
+    /// What a thumbnail is asked of the pipeline as: decoded at the box's pixel size, fitted inside it in the list,
+    /// filling it (scaled to cover, the centre cut out) in the grid, so the picture is drawn at the size it is
+    /// decoded.
+    public var thumbnailOptions: ThumbnailOptions {
+        ThumbnailOptions(size: pictureBoxPixels, contentMode: mode == .list ? .aspectFit : .fill(crop: .centre))
     }
 
     /// Columns before the text of a list row: selection bar (1), favourite marker and a space (2), the
