@@ -70,7 +70,7 @@ struct GallerySixelEndToEndTests {
         do {
             terminal = try Self.startTerminal(
                 on: display, feed: server.url("/feed.json").absoluteString, arguments: arguments, scratch: scratch)
-            try await check(display, scratch: scratch, source: source, region: region)
+            try await check(display, terminal: terminal, scratch: scratch, source: source, region: region)
         } catch {
             await Self.stopGallery(scratch: scratch)
             await terminal?.stop()
@@ -82,17 +82,21 @@ struct GallerySixelEndToEndTests {
     }
 
     private func check(
-        _ display: XvfbDisplay, scratch: URL, source: PixelImage,
+        _ display: XvfbDisplay, terminal: BackgroundProcess?, scratch: URL, source: PixelImage,
         region: (XvfbDisplay, Rect, CellPixelSize, PixelImage) async throws -> (Rect, Rect, String)
     ) async throws {
         // When xterm's window is up (its size in pixels gives the cell size the gallery reads from TIOCGWINSZ)
         var window: Rect?
-        let windowDeadline = ContinuousClock.now + .seconds(60)
-        while window == nil && ContinuousClock.now < windowDeadline {
+        let windowDeadline = ContinuousClock.now + .seconds(120)
+        while window == nil && ContinuousClock.now < windowDeadline && terminal?.status == nil {
             window = try await display.window(titled: Self.title)
             if window == nil { try await Task.sleep(for: .milliseconds(200)) }
         }
-        let frame = try #require(window, "xterm opened no window titled \(Self.title)")
+        let errors = try await WorkerThreadPool.io.run {
+            (try? String(contentsOfFile: scratch.path + "/xterm.err", encoding: .utf8)) ?? ""
+        }
+        let frame = try #require(
+            window, "xterm opened no window titled \(Self.title) (exit status \(terminal?.status ?? -1)): \(errors)")
         let cell = CellPixelSize(width: frame.width / Self.size.columns, height: frame.height / Self.size.rows)
         let (screenRect, sourceRect, name) = try await region(display, frame, cell, source)
         let expected = Self.quadrants(source, sourceRect)
