@@ -85,11 +85,14 @@ struct GallerySixelEndToEndTests {
         _ display: XvfbDisplay, terminal: BackgroundProcess?, scratch: URL, source: PixelImage,
         region: (XvfbDisplay, Rect, CellPixelSize, PixelImage) async throws -> (Rect, Rect, String)
     ) async throws {
-        // When xterm's window is up (its size in pixels gives the cell size the gallery reads from TIOCGWINSZ)
+        // When xterm's window is up at its full size (it is created 1×1 and then resized; its size in pixels gives
+        // the cell size the gallery reads from TIOCGWINSZ)
         var window: Rect?
         let windowDeadline = ContinuousClock.now + .seconds(120)
         while window == nil && ContinuousClock.now < windowDeadline && terminal?.status == nil {
-            window = try await display.window(titled: Self.title)
+            window = try await display.window(titled: Self.title).flatMap { found in
+                found.width >= Self.size.columns * 4 && found.height >= Self.size.rows * 8 ? found : nil
+            }
             if window == nil { try await Task.sleep(for: .milliseconds(200)) }
         }
         let errors = try await WorkerThreadPool.io.run {
@@ -100,14 +103,20 @@ struct GallerySixelEndToEndTests {
         let cell = CellPixelSize(width: frame.width / Self.size.columns, height: frame.height / Self.size.rows)
         let (screenRect, sourceRect, name) = try await region(display, frame, cell, source)
         let expected = Self.quadrants(source, sourceRect)
+        let probe = (x: frame.x + frame.width - 3, y: frame.y + 36 * cell.height)
+        try #require(
+            screenRect.x >= 0 && screenRect.y >= 0 && screenRect.x + screenRect.width <= frame.x + frame.width
+                && screenRect.y + screenRect.height <= frame.y + frame.height && probe.x >= 0
+                && probe.y + 2 <= frame.y + frame.height,
+            "the picture \(screenRect) is not inside xterm's window \(frame)")
         // And screenshots are taken until the picture is there (bounded: a slow machine only takes longer)
         var measured: [Color] = []
         var blankFraction = 1.0
         let deadline = ContinuousClock.now + .seconds(150)
         repeat {
             let screen = try await display.screenshot()
-            let background = ChafaFixtures.average(
-                screen, x: frame.x + frame.width - 3, y: frame.y + 36 * cell.height, width: 2, height: 2)
+            try #require(frame.x + frame.width <= screen.width && frame.y + frame.height <= screen.height)
+            let background = ChafaFixtures.average(screen, x: probe.x, y: probe.y, width: 2, height: 2)
             measured = Self.quadrants(screen, screenRect)
             blankFraction = Self.fraction(of: screen, in: screenRect, near: background)
             if Self.matches(measured, expected) && blankFraction < 0.02 { break }
