@@ -9,15 +9,17 @@ public import Pinhole
 /// Deterministic: the same image, box, mode, colour depth and cell size give the same bytes (libchafa runs
 /// single-threaded here, see ``init(mode:colorDepth:cellPixelSize:environment:)``).
 ///
-/// Isolation: a value; ``render(_:columns:rows:fit:)`` is synchronous and CPU-bound (0.1–30 ms by size and
-/// mode), so call it off the main actor (the gallery uses its own render thread).
+/// Isolation: a value, safe from any thread; ``render(_:columns:rows:fit:)`` is synchronous and CPU-bound (it
+/// grows with the box's pixel count: a full-screen sixel picture costs far more than a thumbnail), so call it off
+/// the main actor (the gallery uses two render threads of its own).
 public struct ChafaRenderer: Sendable, Hashable {
     /// How the image meets its box.
     public enum Fit: String, Sendable, Hashable {
         /// The whole image, aspect ratio kept, centred; the rest of the box stays empty (spaces).
         case fit
-        /// The box filled: the image's centre cut to the box's pixel aspect ratio (a sub-rectangle of the
-        /// source pixels, no copy), then drawn over the whole box.
+        /// The box filled: the image's centre cut to the box's pixel aspect ratio (a sub-rectangle of the source
+        /// pixels; nothing is resampled here), then drawn over the whole box. An image the pipeline already
+        /// filled to the box (``ThumbnailOptions/ContentMode/fill(crop:)``) is drawn whole.
         case fill
     }
 
