@@ -36,7 +36,7 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// What became of one input.
-    private enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case written(ThumbnailReport.Output, image: PixelImage?)
         case failed(ThumbnailReport.Failure)
     }
@@ -50,13 +50,24 @@ struct ThumbnailCommand: Sendable {
         let start = clock.now
         var report = emptyReport()
         var inputs: [InputFile]
+        // Every argument is accounted for: one that names no file or URL is an error, never dropped.
+        let arguments = configuration.inputs.map(InputArgument.init)
+        for (argument, parsed) in zip(configuration.inputs, arguments) {
+            guard case .invalid(let reason) = parsed else { continue }
+            report.errors.append(ThumbnailReport.Failure(input: argument, kind: InputArgument.invalidKind, message: reason))
+        }
         do {
             try await ioPool.run { [configuration] in try FileAccess.createDirectory(configuration.outputDirectory) }
-            let local = configuration.inputs.filter { !InputFile.isRemote($0) }
+            let local = arguments.compactMap { argument -> String? in
+                if case .path(let path) = argument { path } else { nil }
+            }
             inputs = try await InputCollector(excluding: excludedPaths, pool: ioPool).collect(local)
-            inputs += configuration.inputs.filter(InputFile.isRemote).compactMap { URL(string: $0).map(InputFile.init(url:)) }
+            inputs += arguments.compactMap { argument -> InputFile? in
+                if case .remote(let url) = argument { InputFile(url: url) } else { nil }
+            }
         } catch {
             report.errors.append(Self.failure(configuration.outputDirectory, error))
+            report.failed = report.errors.count
             return report
         }
         if let feed = configuration.feed {
@@ -134,7 +145,7 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// Loads (through the pipeline), encodes and writes one input.
-    private func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
+    func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
         do {
             let request = ImageRequest(url: input.source, thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
             let decoded = try await pipeline.image(for: request)
@@ -173,7 +184,7 @@ struct ThumbnailCommand: Sendable {
             outputDirectory: configuration.outputDirectory, outputs: [], errors: [], contactSheet: nil)
     }
 
-    private static func failure(_ input: String, _ error: any Error) -> ThumbnailReport.Failure {
+    static func failure(_ input: String, _ error: any Error) -> ThumbnailReport.Failure {
         switch error {
         case let error as PinholeError:
             ThumbnailReport.Failure(input: input, kind: error.code.kind, message: error.message)
