@@ -36,10 +36,14 @@ let package = Package(
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
         .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
 
+        // libchafa (Debian: libchafa-dev): pictures for terminals as symbols, sixel, kitty or iTerm2 images.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        // Hands libchafa's printed GString to Swift as plain bytes (GLib's headers are not a Clang module).
+        .target(name: "CPinholeChafa", dependencies: ["CChafa"]),
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(
             name: "PinholeGallery",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
             swiftSettings: strictSettings
         ),
 
@@ -72,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PinholeGalleryTests",
-            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeVips"],
             swiftSettings: strictSettings
         ),
         .testTarget(
