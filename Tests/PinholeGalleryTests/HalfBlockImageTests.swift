@@ -1,8 +1,9 @@
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct HalfBlockImageTests {
     typealias Color = HalfBlockImage.Color
 
