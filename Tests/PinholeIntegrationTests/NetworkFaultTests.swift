@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// Bad networks through the real pipeline: each fault gives its typed error, leaves both caches empty, and a
 /// later request goes to the network again.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct NetworkFaultTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         var name: String
@@ -86,7 +87,7 @@ struct NetworkFaultTests {
         // Given a port with no listener (a server started and stopped)
         let closed = try PinholeTestServer()
         let url = closed.url("/x.jpg")
-        closed.stop()
+        await closed.shutDown()
         let harness = try Harness()
         let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: ImageRequest(url: url)) }
         #expect(error?.code == .networkFailure)

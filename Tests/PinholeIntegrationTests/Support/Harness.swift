@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import PinholeVips
 import Synchronization
 
@@ -78,15 +79,11 @@ enum Fixture {
     }
 }
 
-/// Waits until `condition` holds, checking every 10 ms, for at most `timeout` (a bound for a loaded machine,
-/// not a speed assertion).
+/// Waits until `condition` holds, checking every 10 ms, for at most `timeout` × the load factor (a bound for a
+/// loaded machine, not a speed assertion); `#require` it when the test depends on it
+/// (`PinholeTestSupport.eventually`).
 func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
+    await PinholeTestSupport.eventually(timeout: timeout, every: .milliseconds(10), condition)
 }
 
 extension PixelImage {
