@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs the test suite (already built) in parallel under a watchdog, for `make test` and scripts/stress-tests.sh.
+#
+#   scripts/run-tests.sh [swift test options…]      e.g. --filter ImagePipelineCoalescingTests
+#
+# Environment:
+#   TEST_TIMEOUT       seconds for the whole run (default 1500)
+#   TEST_IDLE_TIMEOUT  seconds without a single test event before the run counts as hung (default 600; a
+#                      stalled run shows no event at all, a slow one keeps reporting)
+#   TEST_EVENTS        where to keep Swift Testing's event stream (default: a temporary file, removed after)
+#   SWIFT_TEST_FLAGS   more options for `swift test` (e.g. --scratch-path .build-asan --sanitize=address)
+#
+# The run lives in a session of its own (setsid) under `timeout -k`. A hang (TEST_TIMEOUT, or TEST_IDLE_TIMEOUT
+# without an event) prints the tests that started and never ended, read from the event stream
+# (`--event-stream-output-path`, JSON Lines, version 0), then kills every process of the session: `swift test`
+# starts the test binary in a process group of its own, so killing `timeout`'s group alone would leave it
+# running (it did, with parent 1). Exit status: the run's, or 124 on a hang.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+total=${TEST_TIMEOUT:-1500}
+idle=${TEST_IDLE_TIMEOUT:-600}
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/pinhole-tests.XXXXXX")
+events=${TEST_EVENTS:-$scratch/events.jsonl}
+: > "$events"
+
+# Tests that started and never ended (test functions and suites; a parameterized test's cases end with it).
+unfinished() {
+    awk '
+        /"kind":"testStarted"/ || /"kind":"testEnded"/ {
+            if (!match($0, /"testID":"[^"]*"/)) next
+            id = substr($0, RSTART + 10, RLENGTH - 11)
+            gsub(/\\\//, "/", id)
+            if ($0 ~ /"kind":"testStarted"/) { if (!(id in started)) order[++n] = id; started[id] = 1 }
+            else ended[id] = 1
+        }
+        END { for (i = 1; i <= n; i++) if (!(order[i] in ended)) print "  " order[i] }
+    ' "$events"
+}
+
+# Every process of the run's session (the session id is the first process's pid).
+kill_session() {
+    local sid=$1 pids
+    pids=$(ps -e -o pid=,sid= | awk -v sid="$sid" '$2 == sid { print $1 }')
+    [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+}
+
+start=$(date +%s)
+# shellcheck disable=SC2086  # SWIFT_TEST_FLAGS is a list of options
+setsid --wait bash -c 'echo $$ > "$0"; exec timeout -k 30 "$1" swift test --skip-build --parallel \
+    --event-stream-output-path "$2" --event-stream-version 0 "${@:3}"' \
+    "$scratch/sid" "$total" "$events" ${SWIFT_TEST_FLAGS:-} "$@" &
+runner=$!
+while [ ! -s "$scratch/sid" ]; do sleep 0.1; done
+sid=$(cat "$scratch/sid")
+
+hung=""
+while kill -0 "$runner" 2>/dev/null; do
+    sleep 5
+    now=$(date +%s)
+    last=$(stat -c %Y "$events" 2>/dev/null || echo "$start")
+    [ "$last" -lt "$start" ] && last=$start
+    if [ $((now - start)) -ge "$total" ]; then hung="no result after ${total} s"; fi
+    if [ $((now - last)) -ge "$idle" ]; then hung="no test event for ${idle} s"; fi
+    [ -n "$hung" ] && break
+done
+
+if [ -n "$hung" ]; then
+    status=124
+else
+    wait "$runner"
+    status=$?
+    # timeout's own verdict (124/137) is a hang too
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then hung="no result after ${total} s (timeout)"; fi
+fi
+
+if [ -n "$hung" ]; then
+    echo >&2
+    echo "==== HANG: $hung. Tests that started and never ended:" >&2
+    unfinished >&2
+    kill_session "$sid"
+    status=124
+fi
+# Even a run that ended leaves nothing behind (a child a test forgot).
+kill_session "$sid"
+[ -z "${TEST_EVENTS:-}" ] && rm -rf "$scratch"
+[ -n "${TEST_EVENTS:-}" ] && rm -f "$scratch/sid" && rmdir "$scratch" 2>/dev/null
+echo "scripts/run-tests.sh: exit status $status after $(( $(date +%s) - start )) s" >&2
+exit "$status"
