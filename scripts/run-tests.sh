@@ -7,6 +7,9 @@
 #   TEST_TIMEOUT       seconds for the whole run (default 1500)
 #   TEST_IDLE_TIMEOUT  seconds without a single test event before the run counts as hung (default 600; a
 #                      stalled run shows no event at all, a slow one keeps reporting)
+#   TEST_WIDTH         test cases running at once (default 4 per core); unbounded, all ~350 start together and
+#                      every one of them waits on the others (a run took 240-250 s instead of ~150 s, and
+#                      timing-bounded tests failed)
 #   TEST_EVENTS        where to keep Swift Testing's event stream (default: a temporary file, removed after)
 #   SWIFT_TEST_FLAGS   more options for `swift test` (e.g. --scratch-path .build-asan --sanitize=address)
 #
@@ -19,22 +22,29 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 total=${TEST_TIMEOUT:-1500}
+width=${TEST_WIDTH:-$((4 * $(nproc)))}
 idle=${TEST_IDLE_TIMEOUT:-600}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pinhole-tests.XXXXXX")
 events=${TEST_EVENTS:-$scratch/events.jsonl}
 : > "$events"
 
-# Tests that started and never ended (test functions and suites; a parameterized test's cases end with it).
+# Test cases that started and never ended: what was running when the run hung (with a parallelization width,
+# a test function "starts" long before its cases get a slot, so functions alone would list half the suite).
 unfinished() {
     awk '
-        /"kind":"testStarted"/ || /"kind":"testEnded"/ {
+        /"kind":"testCaseStarted"/ || /"kind":"testCaseEnded"/ {
             if (!match($0, /"testID":"[^"]*"/)) next
-            id = substr($0, RSTART + 10, RLENGTH - 11)
-            gsub(/\\\//, "/", id)
-            if ($0 ~ /"kind":"testStarted"/) { if (!(id in started)) order[++n] = id; started[id] = 1 }
-            else ended[id] = 1
+            test = substr($0, RSTART + 10, RLENGTH - 11)
+            gsub(/\\\//, "/", test)
+            name = ""
+            if (match($0, /"_testCase":\{"displayName":"([^"\\]|\\.)*"/)) {
+                name = substr($0, RSTART + 28, RLENGTH - 29)
+                if (match($0, /"id":"[^"]*"/)) key = test " " substr($0, RSTART, RLENGTH)
+            } else key = test
+            if ($0 ~ /"kind":"testCaseStarted"/) { if (!(key in started)) { order[++n] = key; label[key] = test (name == "" ? "" : "  [" name "]") } started[key] = 1 }
+            else ended[key] = 1
         }
-        END { for (i = 1; i <= n; i++) if (!(order[i] in ended)) print "  " order[i] }
+        END { for (i = 1; i <= n; i++) if (!(order[i] in ended)) print "  " label[order[i]] }
     ' "$events"
 }
 
@@ -48,8 +58,8 @@ kill_session() {
 start=$(date +%s)
 # shellcheck disable=SC2086  # SWIFT_TEST_FLAGS is a list of options
 setsid --wait bash -c 'echo $$ > "$0"; exec timeout -k 30 "$1" swift test --skip-build --parallel \
-    --event-stream-output-path "$2" --event-stream-version 0 "${@:3}"' \
-    "$scratch/sid" "$total" "$events" ${SWIFT_TEST_FLAGS:-} "$@" &
+    --experimental-maximum-parallelization-width "$2" --event-stream-output-path "$3" --event-stream-version 0 \
+    "${@:4}"' "$scratch/sid" "$total" "$width" "$events" ${SWIFT_TEST_FLAGS:-} "$@" &
 runner=$!
 while [ ! -s "$scratch/sid" ]; do sleep 0.1; done
 sid=$(cat "$scratch/sid")
@@ -76,7 +86,7 @@ fi
 
 if [ -n "$hung" ]; then
     echo >&2
-    echo "==== HANG: $hung. Tests that started and never ended:" >&2
+    echo "==== HANG: $hung. Test cases that started and never ended:" >&2
     unfinished >&2
     kill_session "$sid"
     status=124
