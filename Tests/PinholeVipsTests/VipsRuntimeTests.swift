@@ -44,7 +44,7 @@ struct VipsRuntimeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         // When a child process decodes them (full size and as thumbnails)
-        let result = try await ChildProcess.run([PinholeExecutable.path, "debug", "decode-warnings"] + paths)
+        let result = try await SpawnedProcess.run([PinholeExecutable.path, "debug", "decode-warnings"] + paths)
 
         // Then libvips, GLib and the codecs wrote nothing at all to its stderr, and the warnings were captured
         #expect(result.status == 0, "exit status \(result.status); stderr: \(result.stderr)")

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs blocking `body` (a `waitpid`, a `pthread_join`, a blocking socket or file read) on a new thread of its
 /// own and suspends the calling task until it returns, so no thread of Swift's cooperative pool (2 per
@@ -7,7 +7,7 @@ public import Foundation
 /// A thread per call, not a shared bounded pool: a blocking wait can never queue behind another test's
 /// (``WorkerThreadPool/io`` belongs to the code under test, and 4 long waits would starve it). The thread is
 /// not interrupted when the task is cancelled: give `body` its own bound (a receive timeout, a child killed
-/// by ``ChildProcess``'s timeout).
+/// by ``SpawnedProcess``'s timeout).
 ///
 /// - Parameter stackSize: bytes; 1 MiB by default (the helpers run small C calls).
 /// - Returns: what `body` returns.

@@ -6,7 +6,7 @@ public import Testing
 /// of time before its first line (seen: two disk-cache tests at 60 s, with no case started).
 ///
 /// When the limit passes, an issue is recorded and the case's task is cancelled: `async let`s, task groups,
-/// `eventually`, ``ChildProcess`` waits and gates then end, and the case fails instead of waiting for ever. (A
+/// `eventually`, ``SpawnedProcess`` waits and gates then end, and the case fails instead of waiting for ever. (A
 /// case that ignores cancellation still holds its slot; the run's watchdog reports it.)
 public struct ScaledTimeLimitTrait: TestTrait, SuiteTrait, TestScoping {
     /// Minutes on an idle machine.

@@ -2,12 +2,12 @@ import Foundation
 import PinholeTestSupport
 
 /// A `pinhole` child process that can be waited for a line of output and killed with SIGKILL (a
-/// ``ChildProcess``; one still running when the test lets go of it is killed).
+/// ``SpawnedProcess``; one still running when the test lets go of it is killed).
 final class KillableChild: Sendable {
-    private let child: ChildProcess
+    private let child: SpawnedProcess
 
     init(_ arguments: [String]) throws {
-        child = try ChildProcess([PinholeBinary.path] + arguments)
+        child = try SpawnedProcess([PinholeBinary.path] + arguments)
     }
 
     /// Waits until stdout contains `text`; `false` after `timeout` × the load factor, or when the child exited

@@ -2,7 +2,7 @@ import Foundation
 import PinholeTestSupport
 
 /// Runs the built `pinhole` executable (the one next to the test bundle) as a child process
-/// (``ChildProcess``: spawned and reaped off the cooperative pool; output through files, never a pipe).
+/// (``SpawnedProcess``: spawned and reaped off the cooperative pool; output through files, never a pipe).
 enum PinholeBinary {
     /// What a run produced.
     struct Result: Sendable {
@@ -17,11 +17,11 @@ enum PinholeBinary {
     static var path: String { PinholeExecutable.path }
 
     /// Runs `pinhole arguments…` in `directory` and waits for it to exit, at most `timeout` × the load factor
-    /// (then it is killed and ``ChildProcess/TimedOut`` thrown; so is a cancelled test's child).
+    /// (then it is killed and ``SpawnedProcess/TimedOut`` thrown; so is a cancelled test's child).
     static func run(_ arguments: [String], in directory: String, timeout: Duration = .seconds(90)) async throws
         -> Result
     {
-        let result = try await ChildProcess.run([path] + arguments, in: directory, timeout: timeout)
+        let result = try await SpawnedProcess.run([path] + arguments, in: directory, timeout: timeout)
         return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

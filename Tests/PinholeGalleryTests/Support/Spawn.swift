@@ -1,7 +1,7 @@
 import Foundation
 import PinholeTestSupport
 
-/// Runs a program to completion as a ``ChildProcess`` (`posix_spawnp`, reaped on a thread of its own, no other
+/// Runs a program to completion as a ``SpawnedProcess`` (`posix_spawnp`, reaped on a thread of its own, no other
 /// descriptor of the test process, default signal dispositions); waits at most 90 s × the load factor.
 ///
 /// Not Foundation's `Process`: on Linux it learns of a child's exit through a descriptor the child inherits;
@@ -13,7 +13,7 @@ enum Spawn {
     static func run(_ arguments: [String], environment: [String: String]? = nil, outputPath: String = "/dev/null")
         async throws -> Int32
     {
-        let result = try await ChildProcess.run(arguments, environment: environment)
+        let result = try await SpawnedProcess.run(arguments, environment: environment)
         if outputPath != "/dev/null" { try await writeData(Data(result.stdout.utf8), toPath: outputPath) }
         return result.status
     }

@@ -10,10 +10,10 @@ struct Tmux {
     /// bundle (so `--scratch-path .build-tsan` runs that build's binary), else `.build/debug/pinhole`.
     static var binary: String { PinholeExecutable.path }
 
-    /// `tmux -L SOCKET -f /dev/null ARGUMENTS…` (a ``ChildProcess``, see ``Spawn``); returns its standard output.
+    /// `tmux -L SOCKET -f /dev/null ARGUMENTS…` (a ``SpawnedProcess``, see ``Spawn``); returns its standard output.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
-        try await ChildProcess.run(["tmux", "-L", socket, "-f", "/dev/null"] + arguments, timeout: .seconds(30)).stdout
+        try await SpawnedProcess.run(["tmux", "-L", socket, "-f", "/dev/null"] + arguments, timeout: .seconds(30)).stdout
     }
 
     /// The visible pane, with SGR sequences when `escapes` is set.

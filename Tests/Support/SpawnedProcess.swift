@@ -17,10 +17,10 @@ import Synchronization
 /// the test process's process group, so a watchdog that kills the group (`make test`) kills it too.
 ///
 /// ```swift
-/// let result = try await ChildProcess.run([PinholeBinary.path, "thumbnail", "a.jpg"], in: directory)
+/// let result = try await SpawnedProcess.run([PinholeBinary.path, "thumbnail", "a.jpg"], in: directory)
 /// #expect(result.status == 0, "\(result.stderr)")
 /// ```
-public final class ChildProcess: Sendable {
+public final class SpawnedProcess: Sendable {
     /// What a finished run produced.
     public struct Result: Sendable {
         /// The exit status, or 128 + the signal number when a signal ended it.
@@ -43,23 +43,23 @@ public final class ChildProcess: Sendable {
     /// The file that receives the child's standard error.
     public let stderrPath: String
     private let arguments: [String]
-    private let exit: ChildExit
+    private let exit: SpawnedProcessExit
 
     /// Starts `arguments[0]` (looked up in `PATH` when it has no `/`) with `arguments`.
     ///
     /// - Parameters:
     ///   - environment: the child's whole environment; the test process's by default.
     ///   - directory: the child's working directory; the test process's by default.
-    /// - Throws: ``PinholeChildProcessError`` when the program cannot be started.
+    /// - Throws: ``SpawnError`` when the program cannot be started.
     public init(_ arguments: [String], environment: [String: String]? = nil, in directory: String? = nil) throws {
-        precondition(!arguments.isEmpty, "ChildProcess needs a program")
+        precondition(!arguments.isEmpty, "SpawnedProcess needs a program")
         let scratch = FileManager.default.temporaryDirectory.path + "/pinhole-child-\(UUID().uuidString)"
         stdoutPath = scratch + ".stdout"
         stderrPath = scratch + ".stderr"
         self.arguments = arguments
-        pid = try ChildSpawner.spawn(
+        pid = try Spawner.spawn(
             arguments, environment: environment, directory: directory, stdout: stdoutPath, stderr: stderrPath)
-        exit = ChildExit(pid: pid)
+        exit = SpawnedProcessExit(pid: pid)
     }
 
     /// A child still running when its handle goes (a test that failed early) is killed, so it never outlives the
@@ -135,14 +135,14 @@ public final class ChildProcess: Sendable {
         _ arguments: [String], environment: [String: String]? = nil, in directory: String? = nil,
         timeout: Duration = .seconds(90)
     ) async throws -> Result {
-        let child = try ChildProcess(arguments, environment: environment, in: directory)
+        let child = try SpawnedProcess(arguments, environment: environment, in: directory)
         let status = try await child.waitForExit(timeout: timeout)
         return Result(status: status, stdout: await child.stdout(), stderr: await child.stderr())
     }
 }
 
 /// A child process could not be started.
-public struct PinholeChildProcessError: Error, CustomStringConvertible {
+public struct SpawnError: Error, CustomStringConvertible {
     public var description: String
 
     public init(_ description: String) { self.description = description }

@@ -6,8 +6,8 @@ import Synchronization
 #endif
 
 /// The exit of one child: a thread of its own waits for it (never a pool thread) and records the status;
-/// ``ChildProcess/kill(_:)`` signals only a child not yet reaped, so a reused pid is never hit.
-final class ChildExit: Sendable {
+/// ``SpawnedProcess/kill(_:)`` signals only a child not yet reaped, so a reused pid is never hit.
+final class SpawnedProcessExit: Sendable {
     private struct State {
         var status: Int32?
         var waiters: [CheckedContinuation<Int32, Never>] = []
@@ -59,8 +59,8 @@ final class ChildExit: Sendable {
     }
 }
 
-/// `posix_spawnp` with the file actions and attributes ``ChildProcess`` documents.
-enum ChildSpawner {
+/// `posix_spawnp` with the file actions and attributes ``SpawnedProcess`` documents.
+enum Spawner {
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     private typealias AddChdir =
         @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
@@ -80,7 +80,7 @@ enum ChildSpawner {
         _ arguments: [String], environment: [String: String]?, directory: String?, stdout: String, stderr: String
     ) throws -> pid_t {
         guard let closeFrom = addCloseFrom, let chdir = addChdir else {
-            throw PinholeChildProcessError("posix_spawn_file_actions_addclosefrom_np/addchdir_np are missing")
+            throw SpawnError("posix_spawn_file_actions_addclosefrom_np/addchdir_np are missing")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -112,7 +112,7 @@ enum ChildSpawner {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
         guard spawned == 0 else {
-            throw PinholeChildProcessError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
+            throw SpawnError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         return pid
     }
