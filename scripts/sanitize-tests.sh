@@ -27,18 +27,11 @@ for target in $targets; do
     for attempt in 1 2; do
         echo "=== $target under --sanitize=$sanitizer (attempt $attempt) ==="
         start=$(date +%s)
-        # PinholeCLITests drives child processes through Foundation.Process, which on Linux (Swift 6.3.1) is
-        # never freed after the child exits, with the URLs and handles it holds (reproduced outside Pinhole in a
-        # 20-line program). Its leaks are the toolchain's and unsuppressible by frame (the indirect leaks are
-        # allocated in our code), so that one target runs under ASan with leak detection off; every other
-        # target, and the fuzzer, keep it on. See RELIABILITY.md, "Sanitizers".
-        extra=""
-        if [ "$sanitizer" = address ] && [ "$target" = PinholeCLITests ]; then
-            extra="detect_leaks=0"
-        fi
         # scripts/run-tests.sh: the watchdog of `make test` (a stall prints the tests that never ended and kills
-        # the run's whole session, the test binary included).
-        ASAN_OPTIONS="${ASAN_OPTIONS:-}${extra:+:$extra}" TEST_TIMEOUT="$watchdog" TEST_IDLE_TIMEOUT="$watchdog" \
+        # the run's whole session, the test binary included). Every target runs with leak detection on: the CLI
+        # tests start their children with posix_spawn now (SpawnedProcess), not Foundation.Process, which is
+        # never freed after its child exits (RELIABILITY.md, "Sanitizers").
+        TEST_TIMEOUT="$watchdog" TEST_IDLE_TIMEOUT="$watchdog" \
             SWIFT_TEST_FLAGS="--scratch-path $scratch --sanitize=$sanitizer" scripts/run-tests.sh --filter "^$target\\."
         status=$?
         echo "=== $target: exit status $status after $(( $(date +%s) - start )) s ==="
