@@ -35,7 +35,8 @@ struct VipsRuntimeTests {
     @Test func writesNothingToStderrAndCapturesWarnings() async throws {
         // Given inputs that make the codecs complain, in files
         let inputs = try await Self.troublesomeInputs()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-stderr-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pinhole-stderr-\(UUID().uuidString)")
         let paths = inputs.indices.map { directory.appendingPathComponent("input-\($0)").path }
         try await onOwnThread {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -13,7 +13,8 @@ struct Tmux {
     /// `tmux -L SOCKET -f /dev/null ARGUMENTS…` (a ``SpawnedProcess``, see ``Spawn``); returns its standard output.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
-        try await SpawnedProcess.run(["tmux", "-L", socket, "-f", "/dev/null"] + arguments, timeout: .seconds(30)).stdout
+        let command = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        return try await SpawnedProcess.run(command, timeout: .seconds(30)).stdout
     }
 
     /// The visible pane, with SGR sequences when `escapes` is set.

@@ -14,7 +14,9 @@ struct ImagePipelineCancellationTests {
         let first = Task { try await fixture.pipeline.image(for: request) }
         let second = Task { try await fixture.pipeline.image(for: request) }
         defer { first.cancel(); second.cancel() }
-        try #require(await eventually { fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1 })
+        try #require(await eventually {
+            fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
+        })
         // When the first is cancelled, it leaves with CancellationError while the download goes on
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.cancellableValue }
@@ -62,7 +64,9 @@ struct ImagePipelineCancellationTests {
         let small = Task { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 50)) }
         let large = Task { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 150)) }
         defer { small.cancel(); large.cancel() }
-        try #require(await eventually { fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1 })
+        try #require(await eventually {
+            fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
+        })
         // When one size is cancelled, the download goes on for the other
         small.cancel()
         await #expect(throws: CancellationError.self) { try await small.cancellableValue }

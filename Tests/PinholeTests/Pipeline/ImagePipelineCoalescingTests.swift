@@ -144,7 +144,8 @@ struct ImagePipelineCoalescingTests {
         let url = PipelineFixture.url("page.jpg")
         async let loading = Result { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 64)) }
         try #require(await eventually { fixture.loader.waitingURLs == [url] })
-        #expect(fixture.loader.release(url, with: .success(DataResponse(data: Data("<!DOCTYPE html><html></html>".utf8), url: url))))
+        let page = DataResponse(data: Data("<!DOCTYPE html><html></html>".utf8), url: url)
+        #expect(fixture.loader.release(url, with: .success(page)))
         // Then it fails as not an image, says what it got, and never reaches the decoder
         let result = await loading
         let error = #expect(throws: PinholeError.self) { try result.get() }

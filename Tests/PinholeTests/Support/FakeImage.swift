@@ -44,11 +44,14 @@ enum FakeImage {
     /// The colour every pixel of `image` has (so a test can compare it with a URL's ``colour(for:)``), or `nil`
     /// when the pixels differ or the image is not `rgb8`.
     static func uniformColour(of image: PixelImage) -> PixelImage.RGBA? {
-        guard image.pixelFormat == .rgb8, image.bytesPerRow == image.width * 3, image.pixels.count >= 3 else { return nil }
+        guard image.pixelFormat == .rgb8, image.bytesPerRow == image.width * 3, image.pixels.count >= 3 else {
+            return nil
+        }
         let (r, g, b) = (image.pixels[0], image.pixels[1], image.pixels[2])
         var index = 3
         while index + 2 < image.pixels.count {
-            guard image.pixels[index] == r, image.pixels[index + 1] == g, image.pixels[index + 2] == b else { return nil }
+            let pixel = (image.pixels[index], image.pixels[index + 1], image.pixels[index + 2])
+            guard pixel == (r, g, b) else { return nil }
             index += 3
         }
         return PixelImage.RGBA(r: r, g: g, b: b)
