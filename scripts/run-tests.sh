@@ -41,8 +41,9 @@ unfinished() {
                 name = substr($0, RSTART + 28, RLENGTH - 29)
                 if (match($0, /"id":"[^"]*"/)) key = test " " substr($0, RSTART, RLENGTH)
             } else key = test
-            if ($0 ~ /"kind":"testCaseStarted"/) { if (!(key in started)) { order[++n] = key; label[key] = test (name == "" ? "" : "  [" name "]") } started[key] = 1 }
-            else ended[key] = 1
+            if ($0 ~ /"kind":"testCaseEnded"/) { ended[key] = 1; next }
+            if (!(key in started)) { order[++n] = key; label[key] = test (name == "" ? "" : "  [" name "]") }
+            started[key] = 1
         }
         END { for (i = 1; i <= n; i++) if (!(order[i] in ended)) print "  " label[order[i]] }
     ' "$events"

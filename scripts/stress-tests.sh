@@ -100,6 +100,7 @@ for number in $(seq "$runs"); do
     rm -f "$result"
 done
 printf '%s\n' "${summary[@]}"
-loads=$(sort -n "$loads_file" | awk '{ a[NR] = $1 } END { if (NR) printf "%s–%s (median %s)", a[1], a[NR], a[int((NR + 1) / 2)] }')
+loads=$(sort -n "$loads_file" |
+    awk '{ a[NR] = $1 } END { if (NR) printf "%s–%s (median %s)", a[1], a[NR], a[int((NR + 1) / 2)] }')
 echo "stress: $passed of $runs passed, $failed failed, $hung hung; load average (1 min) $loads on $cores cores"
 [ "$passed" -eq "$runs" ]
