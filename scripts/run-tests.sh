@@ -19,7 +19,7 @@
 # starts the test binary in a process group of its own, so killing `timeout`'s group alone would leave it
 # running (it did, with parent 1). Exit status: the run's, or 124 on a hang.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+[ -f Package.swift ] || cd "$(dirname "$0")/.."  # from the repository (scripts/stress-tests.sh runs a copy)
 
 total=${TEST_TIMEOUT:-1500}
 width=${TEST_WIDTH:-$((4 * $(nproc)))}

@@ -27,6 +27,9 @@ out=.build/stress
 mkdir -p "$out"
 
 swift build --build-tests || exit 1
+# Runs use a copy of the watchdog: bash reads a script as it runs it, so editing (or checking out) the file
+# during a long stress run would break the runs in flight.
+cp scripts/run-tests.sh "$out/run-tests.sh"
 
 # The load: busy loops this script starts and stops, in waves, until it is told to end.
 load_pids=()
@@ -68,7 +71,7 @@ summary=()
 run_one() {
     local index=$1 start status
     start=$(date +%s)
-    TEST_EVENTS="$out/run-$index.events.jsonl" scripts/run-tests.sh > "$out/run-$index.log" 2>&1
+    TEST_EVENTS="$out/run-$index.events.jsonl" "$out/run-tests.sh" > "$out/run-$index.log" 2>&1
     status=$?
     echo "$index $status $(( $(date +%s) - start ))" > "$out/run-$index.result"
 }
