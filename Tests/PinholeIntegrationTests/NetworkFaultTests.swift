@@ -13,8 +13,8 @@ struct NetworkFaultTests {
         var kind: String
         var route: @Sendable (Data) -> Route
         /// A lower bound on how long the failure takes, where the fault makes one certain: a stall or a silent
-        /// server cannot be detected before the stall timeout (1 s in ``Harness/fastLoader()``). No upper bound:
-        /// a loaded machine may take any time.
+        /// server cannot be detected before the stall timeout (1 s × the load factor in ``Harness/fastLoader()``,
+        /// so at least 1 s). No upper bound: a loaded machine may take any time.
         var takesAtLeast: Duration? = nil
 
         var testDescription: String { name }

@@ -48,11 +48,13 @@ struct Harness {
         try Harness(server: server, diskDirectory: diskDirectory)
     }
 
-    /// Loader limits short enough for tests: 1 s stall timeout, 20 s deadline.
+    /// Loader limits short enough for tests: a 1 s stall timeout and a 30 s deadline, × the load factor. A
+    /// transfer that keeps going (a trickle) must not look stalled because a loaded machine left the server's
+    /// or the loader's thread unscheduled for a second (seen: a 250 ms trickle failed as stalled at load ~30).
     static func fastLoader() -> HTTPDataLoader.Configuration {
         var configuration = HTTPDataLoader.Configuration()
-        configuration.stallTimeout = .seconds(1)
-        configuration.deadline = .seconds(30)
+        configuration.stallTimeout = LoadFactor.scaled(.seconds(1))
+        configuration.deadline = LoadFactor.scaled(.seconds(30))
         return configuration
     }
 
