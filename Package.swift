@@ -63,37 +63,45 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .testTarget(name: "PinholeTests", dependencies: ["Pinhole"], swiftSettings: strictSettings),
+        // What every test target shares: load-scaled waits, blocking work on threads of its own, child processes
+        // (Tests/README.md says how to write a test here).
+        .target(name: "PinholeTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
+
+        .testTarget(
+            name: "PinholeTests",
+            dependencies: ["Pinhole", "PinholeTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PinholeVipsTests",
-            dependencies: ["PinholeVips", "Pinhole"],
+            dependencies: ["PinholeVips", "Pinhole", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeIntegrationTests",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeGalleryTests",
-            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeVips"],
+            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeVips"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeTestServerTests",
-            dependencies: ["PinholeTestServer"],
+            dependencies: ["PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
         .testTarget(
             name: "PinholeBenchTests",
-            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",
-            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer"],
+            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

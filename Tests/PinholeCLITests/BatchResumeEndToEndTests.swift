@@ -105,7 +105,7 @@ struct BatchResumeEndToEndTests {
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0..<30, using: &rng)))
             child.kill()
-            let status = await child.waitForExit()
+            let status = try await child.waitForExit()
             #expect(status == SIGKILL, "round \(round): the child ended by itself before the kill")
             // Then every file under an output name is whole, and those already seen are untouched
             let outputs = try wholeOutputs(in: out)

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
 /// The feed screen model with an injected feed loader and a fake image loader: no terminal, no network.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 @MainActor
 struct FeedScreenModelTests {
     @Test func loadsOnceAndRedrawsOnceForTheWholeList() async {

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// Runs the built `pinhole gallery` in a real terminal (tmux), against a feed served over loopback HTTP.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct GalleryEndToEndTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/cases/inputs")
@@ -39,7 +40,6 @@ struct GalleryEndToEndTests {
     func showsTheFeedInARealTerminalAndRestoresItOnQuit(quitKey: String, expectedStatus: String) async throws {
         // Given a feed over loopback HTTP and the built binary in a 120×40 tmux pane
         let server = try await Self.serveFeed()
-        defer { server.stop() }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -59,6 +59,7 @@ struct GalleryEndToEndTests {
             throw error
         }
         await tmux.killServer()
+        await server.shutDown()
     }
 
     private func checkGallery(in tmux: Tmux, scratch: URL, quitKey: String, expectedStatus: String) async throws {
@@ -141,7 +142,6 @@ struct GalleryEndToEndTests {
     @Test func scriptedRunWithoutATerminalWritesStats() async throws {
         // Given the binary run with a script, stdin not a terminal, against the loopback feed
         let server = try await Self.serveFeed()
-        defer { server.stop() }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -168,5 +168,6 @@ struct GalleryEndToEndTests {
         let figures = try JSONSerialization.jsonObject(with: try #require(stats)) as? [String: Any]
         #expect(figures?["feedItems"] as? Int == 4)
         #expect((figures?["frames"] as? Int ?? 0) > 0)
+        await server.shutDown()
     }
 }

@@ -1,7 +1,8 @@
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct KeyInputTests {
     @Test(arguments: [
         ("\u{1B}[A", Key.up), ("\u{1B}[B", .down), ("\u{1B}OA", .up), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),

@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
 /// The renderer is a pure function of ``ScreenState`` and the terminal size: these frames are compared with
 /// recorded text files (see ``Snapshot``).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ScreenRendererSnapshotTests {
     static let status =
         "frame p50 0.3ms p99 2.1ms · hitches 0 · hangs 0 · threads 14 · in flight 2+0 · mem hits 5 · shown 4"
