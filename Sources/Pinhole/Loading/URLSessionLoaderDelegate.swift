@@ -4,15 +4,15 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// The session's delegate: hands each callback to the ``HTTPTransfer`` of its task.
+/// The session's delegate: hands each callback to the ``URLSessionTransfer`` of its task.
 ///
 /// URLSession calls it on its own serial delegate queue; the transfer table is guarded by a `Locked`.
-final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let transfers = Locked<[Int: HTTPTransfer]>([:])
+final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let transfers = Locked<[Int: URLSessionTransfer]>([:])
 
     var count: Int { transfers.withLock { $0.count } }
 
-    func register(_ transfer: HTTPTransfer, for taskIdentifier: Int) {
+    func register(_ transfer: URLSessionTransfer, for taskIdentifier: Int) {
         transfers.withLock { $0[taskIdentifier] = transfer }
     }
 
@@ -20,7 +20,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ = transfers.withLock { $0.removeValue(forKey: taskIdentifier) }
     }
 
-    private func transfer(_ task: URLSessionTask) -> HTTPTransfer? {
+    private func transfer(_ task: URLSessionTask) -> URLSessionTransfer? {
         transfers.withLock { $0[task.taskIdentifier] }
     }
 
