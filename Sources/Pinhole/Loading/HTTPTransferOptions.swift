@@ -66,7 +66,8 @@ struct HTTPTransferOptions: Sendable {
         guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
             throw PinholeError(.invalidRequest, "\(url): the header name \"\(name)\" is not an HTTP token")
         }
-        guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+        // By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
             throw PinholeError(.invalidRequest, "\(url): the value of header \(name) contains a line break")
         }
     }
