@@ -134,7 +134,8 @@ public struct PipelineBenchmark: Sendable {
             options: EncodingOptions(format: .jpeg))
         let latency = configuration.serverLatency
         server.setHandler { _ in .image(jpeg, latency: latency) }
-        let pipeline = ImagePipeline(decoder: VipsDecoder())
+        let loader = SchemeRoutingDataLoader(http: BenchTransport.fromEnvironment.makeLoader())
+        let pipeline = ImagePipeline(configuration: .init(decoder: VipsDecoder(), dataLoader: loader))
         // Warm up: the decoder's and loader's threads exist before the baseline is taken.
         _ = try await pipeline.image(for: ImageRequest(url: server.url("/warm.jpg"), maxPixelSize: 8))
         let serverThreads = ["pinhole-srv"]
