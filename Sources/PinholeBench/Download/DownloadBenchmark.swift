@@ -9,9 +9,10 @@ import PinholeVips
 ///
 /// CPU is this process's (`getrusage`) less the in-process server's own threads (`pinhole-srv-*`, which a real
 /// client would not have), so it is the client's: the loader, its thread(s) and the 6 tasks waiting on it.
-/// Threads are sampled every 5 ms in a separate run (the sampler's own reads would otherwise count as CPU).
-/// Each transport gets one loader, warmed up (connections open) before it is measured; runs of the transports
-/// alternate, so machine noise falls on both.
+/// Threads are sampled every 5 ms during each transport's warm-up and first run, transports one after the
+/// other in the configured order (libcurl first: URLSession leaves dispatch threads behind), each from a baseline
+/// taken before its loader exists; they are not sampled during the timed runs (the sampler's reads would count
+/// as CPU). The timed runs of the transports then alternate, so machine noise falls on both.
 public struct DownloadBenchmark: Sendable {
     public struct Configuration: Sendable {
         /// Requests per run; 1,000 by default.
@@ -43,12 +44,27 @@ public struct DownloadBenchmark: Sendable {
         server.setHandler { request in request.path.hasPrefix("/d/") ? .image(image) : nil }
         var result = DownloadBenchmarkResult(
             requests: configuration.requests, concurrency: configuration.concurrency, imageBytes: image.count)
-        let loaders = configuration.transports.map { ($0, $0.makeLoader()) }
-        for (transport, loader) in loaders {
-            log("\(transport.rawValue): warm-up")
+        // Threads first, one transport at a time, each from a baseline taken before its loader exists (so the
+        // threads a transport leaves behind, such as URLSession's dispatch workers, do not count for the next).
+        var loaders: [(BenchTransport, any DataLoading)] = []
+        let excluded = ["pinhole-srv"]
+        for transport in configuration.transports {
+            log("\(transport.rawValue): threads (warm-up and one run)")
+            let baseline = ProcessStats.threadCount(excludingPrefixes: excluded)
+            let peak = PeakSampler { ProcessStats.threadCount(excludingPrefixes: excluded) }
+            peak.start()
+            let loader = transport.makeLoader()
             _ = try await download(server: server, loader: loader, tag: "warm-\(transport.rawValue)", count: 60)
-            result.figures[transport.rawValue] = DownloadBenchmarkResult.Figures()
+            _ = try await download(server: server, loader: loader, tag: "threads-\(transport.rawValue)",
+                                   count: configuration.requests)
+            peak.stop()
+            var figures = DownloadBenchmarkResult.Figures()
+            figures.baselineThreads = baseline
+            figures.peakThreads = peak.peak
+            result.figures[transport.rawValue] = figures
+            loaders.append((transport, loader))
         }
+        // Then time and CPU, the transports' runs alternating.
         for round in 0..<configuration.runs {
             for (transport, loader) in loaders {
                 log("\(transport.rawValue): run \(round + 1) of \(configuration.runs)")
@@ -62,18 +78,6 @@ public struct DownloadBenchmark: Sendable {
                 result.figures[transport.rawValue]?.microsecondsPerRequest.append(seconds * perRequest)
                 result.figures[transport.rawValue]?.cpuMicrosecondsPerRequest.append(clientCPU * perRequest)
             }
-        }
-        for (transport, loader) in loaders {
-            log("\(transport.rawValue): threads")
-            let excluded = ["pinhole-srv"]
-            let baseline = ProcessStats.threadCount(excludingPrefixes: excluded)
-            let peak = PeakSampler { ProcessStats.threadCount(excludingPrefixes: excluded) }
-            peak.start()
-            _ = try await download(server: server, loader: loader, tag: "threads-\(transport.rawValue)",
-                                   count: configuration.requests)
-            peak.stop()
-            result.figures[transport.rawValue]?.baselineThreads = baseline
-            result.figures[transport.rawValue]?.peakThreads = peak.peak
         }
         result.cores = ProcessInfo.processInfo.activeProcessorCount
         return result

@@ -41,7 +41,10 @@ public struct PipelineBenchmark: Sendable {
         log("1,000 identical concurrent requests…")
         (result.identicalRequests, result.identicalLoads, result.identicalSeconds) = try await measureIdentical()
         log("threads while \(configuration.waitingRequests) requests wait on a \(configuration.serverLatency) server…")
-        (result.baselineThreads, result.peakThreads, result.waitingSeconds) = try await measureWaitingThreads()
+        (result.baselineThreads, result.peakThreads, result.waitingSeconds, result.waitingCPUSeconds) =
+            try await measureWaitingThreads()
+        result.transport = BenchTransport.fromEnvironment.rawValue
+        result.waitingRequests = configuration.waitingRequests
         result.cores = ProcessInfo.processInfo.activeProcessorCount
         return result
     }
@@ -126,7 +129,9 @@ public struct PipelineBenchmark: Sendable {
         return (1000, counter.loads, Self.seconds(ContinuousClock.now - start))
     }
 
-    private func measureWaitingThreads() async throws -> (Int, Int, Double) {
+    /// Threads before and at the peak, wall seconds, and the client's CPU seconds (the process's less the
+    /// in-process server's threads').
+    private func measureWaitingThreads() async throws -> (Int, Int, Double, Double) {
         let server = try PinholeTestServer()
         defer { server.stop() }
         let jpeg = try await VipsEncoder().encode(
@@ -143,6 +148,7 @@ public struct PipelineBenchmark: Sendable {
         let peak = PeakSampler { ProcessStats.threadCount(excludingPrefixes: serverThreads) }
         peak.start()
         let start = ContinuousClock.now
+        let (cpu, serverCPU) = (ProcessStats.cpuSeconds(), ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<configuration.waitingRequests {
                 let request = ImageRequest(url: server.url("/w/\(index).jpg"), maxPixelSize: 8)
@@ -151,8 +157,9 @@ public struct PipelineBenchmark: Sendable {
             try await group.waitForAll()
         }
         let seconds = Self.seconds(ContinuousClock.now - start)
+        let clientCPU = (ProcessStats.cpuSeconds() - cpu) - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU)
         peak.stop()
-        return (baseline, peak.peak, seconds)
+        return (baseline, peak.peak, seconds, clientCPU)
     }
 
     static func nanoseconds(per count: Int, _ body: () -> Void) -> Double {
