@@ -165,6 +165,27 @@ struct HTTPDataLoaderTests {
         #expect(error?.code == .dataTooLarge, "\(String(describing: error))")
     }
 
+    /// Up to ``HTTPDataLoader/Configuration/maxConnectionsPerHost`` (6) transfers to one HTTP/1.1 host run at
+    /// once, each on its own connection.
+    @Test func sixTransfersToOneHTTPHostOpenSixConnectionsAtOnce() async throws {
+        // Given a server that answers after 30 s
+        let server = try PinholeTestServer()
+        server.route("/slow.jpg", .image(try await Fixture.input("orient-1.jpg"), latency: .seconds(30)))
+        var settings = Harness.fastLoader()
+        settings.maxConnectionsPerHost = 6
+        let loader = HTTPDataLoader(configuration: settings)
+        // When seven callers ask at once (the seventh waits inside libcurl)
+        let tasks = (0..<7).map { index in
+            Task { try await loader.loadData(for: DataRequest(url: server.url("/slow.jpg?\(index)"))) }
+        }
+        defer { for task in tasks { task.cancel() } }
+        // Then six reach the server, on six connections, before any is answered
+        #expect(await eventually { server.stats.requestsStarted == 6 }, "\(server.stats)")
+        #expect(server.stats.requestsCompleted == 0)
+        #expect(server.stats.connectionsAccepted == 6)
+        #expect(loader.activeTransferCount == 7)
+    }
+
     @Test func aCallerCancelledBeforeTheCallSendsNothing() async throws {
         let server = try PinholeTestServer()
         server.route("/a.jpg", .image(try await Fixture.input("orient-1.jpg")))

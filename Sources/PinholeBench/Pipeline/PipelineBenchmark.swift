@@ -130,7 +130,7 @@ public struct PipelineBenchmark: Sendable {
     }
 
     /// Threads before and at the peak, wall seconds, and the client's CPU seconds (the process's less the
-    /// in-process server's threads').
+    /// in-process server's threads' and the thread sampler's).
     private func measureWaitingThreads() async throws -> (Int, Int, Double, Double) {
         let server = try PinholeTestServer()
         defer { server.stop() }
@@ -157,8 +157,9 @@ public struct PipelineBenchmark: Sendable {
             try await group.waitForAll()
         }
         let seconds = Self.seconds(ContinuousClock.now - start)
-        let clientCPU = (ProcessStats.cpuSeconds() - cpu) - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU)
         peak.stop()
+        let clientCPU = (ProcessStats.cpuSeconds() - cpu)
+            - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU) - peak.cpuSeconds
         return (baseline, peak.peak, seconds, clientCPU)
     }
 
