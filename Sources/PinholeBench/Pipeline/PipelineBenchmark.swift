@@ -43,7 +43,6 @@ public struct PipelineBenchmark: Sendable {
         log("threads while \(configuration.waitingRequests) requests wait on a \(configuration.serverLatency) server…")
         (result.baselineThreads, result.peakThreads, result.waitingSeconds, result.waitingCPUSeconds) =
             try await measureWaitingThreads()
-        result.transport = BenchTransport.fromEnvironment.rawValue
         result.waitingRequests = configuration.waitingRequests
         result.cores = ProcessInfo.processInfo.activeProcessorCount
         return result
@@ -139,8 +138,7 @@ public struct PipelineBenchmark: Sendable {
             options: EncodingOptions(format: .jpeg))
         let latency = configuration.serverLatency
         server.setHandler { _ in .image(jpeg, latency: latency) }
-        let loader = SchemeRoutingDataLoader(http: BenchTransport.fromEnvironment.makeLoader())
-        let pipeline = ImagePipeline(configuration: .init(decoder: VipsDecoder(), dataLoader: loader))
+        let pipeline = ImagePipeline(decoder: VipsDecoder())
         // Warm up: the decoder's and loader's threads exist before the baseline is taken.
         _ = try await pipeline.image(for: ImageRequest(url: server.url("/warm.jpg"), maxPixelSize: 8))
         let serverThreads = ["pinhole-srv"]

@@ -26,8 +26,6 @@ public struct PipelineBenchmarkResult: Sendable, Codable {
     public var waitingCPUSeconds = 0.0
     /// Requests of the waiting run.
     public var waitingRequests = 0
-    /// The HTTP transport of the waiting run (`libcurl` or `urlsession`).
-    public var transport = ""
     public var cores = 0
 
     /// The pipeline's own cost per request: pipeline minus direct, microseconds (medians).
@@ -47,7 +45,7 @@ public struct PipelineBenchmarkResult: Sendable, Codable {
             5,000 requests at once, per request     \(f(concurrentRequestMicroseconds.median, 2)) µs   target ≤ 20 µs (amortised)
             \(identicalRequests) identical concurrent requests     \(identicalLoads) load(s) of 200 ms in \(f(identicalSeconds * 1000)) ms   target 1 load
             threads, 1,000 requests on a 250 ms server  baseline \(baselineThreads), peak \(peakThreads) (+\(peakThreads - baselineThreads)) in \(f(waitingSeconds)) s   target ≤ +\(2 * cores)
-              over \(transport): wall \(f(waitingSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs and client CPU \(f(waitingCPUSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs per request
+              wall \(f(waitingSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs and client CPU \(f(waitingCPUSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs per request
             """
     }
 }

@@ -149,8 +149,9 @@ public struct ScrollBenchmark {
     /// The pipeline of the Pinhole strategy: libvips thumbnails on ``WorkerThreadPool/cpu``, one HTTP loader whose
     /// connection limit covers a screen of rows, and a memory cache sized for a list of small thumbnails.
     func makePipeline(downloads: DownloadLog) -> ImagePipeline {
-        let http = BenchTransport.fromEnvironment.makeLoader(maxConnectionsPerHost: configuration.visibleRows + 4)
-        let loader = TrackingDataLoader(base: http, log: downloads)
+        var http = HTTPDataLoader.Configuration()
+        http.maxConnectionsPerHost = configuration.visibleRows + 4
+        let loader = TrackingDataLoader(base: HTTPDataLoader(configuration: http), log: downloads)
         var pipelineConfiguration = ImagePipeline.Configuration(
             decoder: VipsDecoder(pool: .cpu), dataLoader: SchemeRoutingDataLoader(http: loader))
         pipelineConfiguration.networkConcurrencyLimit = configuration.visibleRows + 4

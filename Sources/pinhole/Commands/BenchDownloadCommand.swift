@@ -6,17 +6,16 @@ enum BenchDownloadCommand {
     static let options: [OptionSpec] = [
         .value("--runs", "N", help: "Measured runs per transport; the median is reported. Default: 5."),
         .value("--requests", "N", help: "Requests per run. Default: 1000."),
-        .value("--transport", "T", help: "libcurl, urlsession or both. Default: both."),
         .flag("--json", help: "Print the figures as one JSON object (sorted keys)."),
         .flag("--help", help: "Show this help (also -h)."),
     ]
 
     static let help = """
-        USAGE: pinhole bench download [--runs N] [--requests N] [--transport T] [--json]
+        USAGE: pinhole bench download [--runs N] [--requests N] [--json]
 
-        1,000 small images (distinct URLs) from a loopback server, 6 at a time, through the HTTP loader alone:
-        wall time and CPU per request (the in-process server's threads not counted) and peak threads over the
-        baseline, for each transport, runs alternating.
+        1,000 small images (distinct URLs) from a loopback server, 6 at a time, through the HTTP loader (libcurl)
+        alone: wall time and CPU per request (the in-process server's threads not counted) and peak threads over
+        the baseline.
 
         OPTIONS:
         \(options.map { "  \($0.synopsis.padding(toLength: 16, withPad: " ", startingAt: 0)) \($0.help)" }
@@ -29,14 +28,6 @@ enum BenchDownloadCommand {
         var configuration = DownloadBenchmark.Configuration()
         configuration.runs = try parsed.integer("--runs", default: 5, in: 1...100)
         configuration.requests = try parsed.integer("--requests", default: 1000, in: 1...1_000_000)
-        switch parsed.string("--transport") ?? "both" {
-        case "both": configuration.transports = BenchTransport.allCases
-        case let name:
-            guard let transport = BenchTransport(rawValue: name) else {
-                throw UsageError("--transport must be libcurl, urlsession or both")
-            }
-            configuration.transports = [transport]
-        }
         let json = parsed.has("--json")
         do {
             let result = try await DownloadBenchmark(configuration: configuration).run { line in
