@@ -13,26 +13,56 @@ struct HTTPCancellationRaceTests {
         case failure(String)
     }
 
-    /// A redirect chain /r0 → /r1 → /r2 → /final, each hop answering after 0–4 ms.
-    static func redirectChain(on server: PinholeTestServer) async throws {
+    /// Two redirect chains, each hop answering after 2–4 ms: /a0 → /a1 → /a2 → /final.jpg (an image), and
+    /// /b0 → /b1 → /b2 → /never.jpg, which never answers, so only a removal ends a transfer that reached it.
+    static func redirectChains(on server: PinholeTestServer) async throws {
         let image = try await Fixture.input("orient-1.jpg")
-        for hop in 0..<3 {
-            var route = Route.redirect(to: hop == 2 ? "/final.jpg" : "/r\(hop + 1)")
-            route.latency = .milliseconds(hop + 2)
-            server.route("/r\(hop)", route)
+        for (chain, end) in [("a", "/final.jpg"), ("b", "/never.jpg")] {
+            for hop in 0..<3 {
+                var route = Route.redirect(to: hop == 2 ? end : "/\(chain)\(hop + 1)")
+                route.latency = .milliseconds(hop + 2)
+                server.route("/\(chain)\(hop)", route)
+            }
         }
         server.route("/final.jpg", .image(image, latency: .milliseconds(2)))
+        server.route("/never.jpg", Route(behavior: .neverRespond))
+    }
+
+    /// A loader whose own limits would hold a silent transfer for a minute: only a removal ends one sooner.
+    static func patientLoader() -> HTTPDataLoader {
+        var settings = HTTPDataLoader.Configuration()
+        settings.stallTimeout = .seconds(60)
+        settings.deadline = .seconds(60)
+        settings.maxConnectionsPerHost = 16
+        return HTTPDataLoader(configuration: settings)
+    }
+
+    /// A caller that loads `url` and records how it was answered under `index`.
+    static func caller(
+        _ index: Int, url: URL, loader: HTTPDataLoader, outcomes: Locked<[Int: [Outcome]]>
+    ) -> Task<Void, Never> {
+        Task {
+            let outcome: Outcome
+            do {
+                _ = try await loader.loadData(for: DataRequest(url: url))
+                outcome = .success
+            } catch is CancellationError {
+                outcome = .cancelled
+            } catch {
+                outcome = .failure("\(error)")
+            }
+            outcomes.withLock { $0[index, default: []].append(outcome) }
+        }
     }
 
     @Test func aStormOfCancellationsAroundTheStartAndDuringRedirectsLeavesNothingBehind() async throws {
-        // Given a redirect chain and 400 callers, each cancelled at a seeded random instant: at once (before the
-        // transfer begins), after a few yields (around begin), or 0–30 ms in (connecting, between redirects,
-        // receiving)
+        // Given two redirect chains (one ends in an image, one in a server that never answers), a loader whose
+        // own limits would keep a transfer for a minute, and 400 callers, each cancelled at a seeded random
+        // instant: at once (before the transfer begins), after a few yields (around begin), or 0–30 ms in
+        // (connecting, between redirects, receiving)
         let server = try PinholeTestServer()
-        try await Self.redirectChain(on: server)
-        var settings = Harness.fastLoader()
-        settings.maxConnectionsPerHost = 16
-        let loader = HTTPDataLoader(configuration: settings)
+        try await Self.redirectChains(on: server)
+        let loader = Self.patientLoader()
         var generator = SplitMix64(seed: 13)
         let callers = 400
         let outcomes = Locked<[Int: [Outcome]]>([:])
@@ -42,18 +72,8 @@ struct HTTPCancellationRaceTests {
             let kind = Int.random(in: 0..<3, using: &generator)
             let yields = Int.random(in: 0..<8, using: &generator)
             let delay = Duration.microseconds(Int.random(in: 0..<30_000, using: &generator))
-            let task = Task {
-                let outcome: Outcome
-                do {
-                    _ = try await loader.loadData(for: DataRequest(url: server.url("/r0")))
-                    outcome = .success
-                } catch is CancellationError {
-                    outcome = .cancelled
-                } catch {
-                    outcome = .failure("\(error)")
-                }
-                outcomes.withLock { $0[index, default: []].append(outcome) }
-            }
+            let url = server.url(Bool.random(using: &generator) ? "/a0" : "/b0")
+            let task = Self.caller(index, url: url, loader: loader, outcomes: outcomes)
             tasks.append(task)
             switch kind {
             case 0:
@@ -71,9 +91,16 @@ struct HTTPCancellationRaceTests {
             }
             if index % 20 == 19 { try? await Task.sleep(for: .milliseconds(5)) }  // waves, as rows scroll by
         }
+        // And 10 more callers that certainly reach /never.jpg before they are cancelled, all at once
+        let reached = server.requestCount(for: "/never.jpg")
+        for index in callers..<(callers + 10) {
+            tasks.append(Self.caller(index, url: server.url("/b0"), loader: loader, outcomes: outcomes))
+        }
+        #expect(await eventually { server.requestCount(for: "/never.jpg") >= reached + 10 })
+        for task in tasks.suffix(10) { task.cancel() }
         // When every caller has been answered (bounded: a caller never answered fails here, it does not hang)
-        let answered = await eventually(timeout: .seconds(60)) { outcomes.withLock { $0.count } == callers }
-        try #require(answered, "\(outcomes.withLock { $0.count }) of \(callers) callers answered")
+        let answered = await eventually(timeout: .seconds(60)) { outcomes.withLock { $0.count } == callers + 10 }
+        try #require(answered, "\(outcomes.withLock { $0.count }) of \(callers + 10) callers answered")
         // Then each was answered exactly once, only with its image or CancellationError
         let all = outcomes.withLock { $0 }
         #expect(all.values.allSatisfy { $0.count == 1 })
@@ -81,7 +108,8 @@ struct HTTPCancellationRaceTests {
         #expect(flat.allSatisfy { $0 == .success || $0 == .cancelled }, "\(flat.filter { $0 != .success && $0 != .cancelled })")
         #expect(flat.contains(.cancelled))
         print("storm: \(flat.filter { $0 == .success }.count) succeeded, \(flat.filter { $0 == .cancelled }.count) cancelled; server \(server.stats)")
-        // And the loader holds no transfer, and every request the server started has ended (none lives on)
+        // And the loader holds no transfer, and every request the server started has ended (none lives on: a
+        // transfer left in libcurl would sit on /never.jpg for a minute)
         #expect(await eventually { loader.activeTransferCount == 0 })
         #expect(await eventually {
             let stats = server.stats
@@ -96,7 +124,7 @@ struct HTTPCancellationRaceTests {
         slowRedirect.latency = .seconds(10)
         server.route("/slow-redirect", slowRedirect)
         server.route("/final.jpg", .image(try await Fixture.input("orient-1.jpg")))
-        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
+        let loader = Self.patientLoader()
         let task = Task { try await loader.loadData(for: DataRequest(url: server.url("/slow-redirect"))) }
         #expect(await eventually { server.requestCount(for: "/slow-redirect") == 1 })
         // When the caller is cancelled
@@ -113,7 +141,7 @@ struct HTTPCancellationRaceTests {
         let server = try PinholeTestServer()
         server.route("/hop", .redirect(to: "/slow-target.jpg", status: 307))
         server.route("/slow-target.jpg", .image(try await Fixture.input("orient-1.jpg"), latency: .seconds(10)))
-        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
+        let loader = Self.patientLoader()
         let task = Task { try await loader.loadData(for: DataRequest(url: server.url("/hop"))) }
         #expect(await eventually { server.requestCount(for: "/slow-target.jpg") == 1 })
         // When the caller is cancelled mid-redirect
