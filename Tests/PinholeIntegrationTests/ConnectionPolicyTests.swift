@@ -40,7 +40,9 @@ struct ConnectionPolicyTests {
         server.resetStats()
         // When an untrusted pipeline loads it
         let untrusted = Self.pipeline(loader: loader, untrusted: true)
-        let error = await #expect(throws: PinholeError.self) { _ = try await untrusted.image(for: ImageRequest(url: url)) }
+        let error = await #expect(throws: PinholeError.self) {
+            _ = try await untrusted.image(for: ImageRequest(url: url))
+        }
         // Then it passes the pre-check but is refused at socket open: the server sees no connection at all
         #expect(error?.code == .untrustedSource, "\(String(describing: error))")
         #expect(error?.message.contains("127.0.0.1") == true, "\(String(describing: error))")

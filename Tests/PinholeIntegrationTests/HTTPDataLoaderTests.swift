@@ -117,8 +117,8 @@ struct HTTPDataLoaderTests {
         let date = "Sun, 06 Nov 1994 08:49:37 GMT"
         let image = try await Fixture.input("orient-1.jpg")
         server.setHandler { request in
-            request.headers["if-modified-since"] == date
-                ? Route(status: 304) : Route(headers: ["content-type": "image/jpeg", "last-modified": date], body: image)
+            guard request.headers["if-modified-since"] != date else { return Route(status: 304) }
+            return Route(headers: ["content-type": "image/jpeg", "last-modified": date], body: image)
         }
         let loader = HTTPDataLoader(configuration: Harness.fastLoader())
         let first = try await loader.loadData(for: DataRequest(url: server.url("/m.jpg")))

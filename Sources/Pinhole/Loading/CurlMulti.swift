@@ -149,7 +149,8 @@ final class CurlMulti: Sendable {
     private func start(_ transfer: HTTPTransfer, on multi: UnsafeMutableRawPointer) -> CurlTransfer? {
         guard !transfer.isFinished else { return nil }
         guard let curlTransfer = CurlTransfer(transfer) else {
-            transfer.finish(.failure(PinholeError(.networkFailure, "\(transfer.options.url): libcurl is out of memory")))
+            let error = PinholeError(.networkFailure, "\(transfer.options.url): libcurl is out of memory")
+            transfer.finish(.failure(error))
             return nil
         }
         let code = curl_multi_add_handle(multi, curlTransfer.easy)

@@ -59,7 +59,8 @@ public struct DownloadBenchmark: Sendable {
             log("run \(round + 1) of \(configuration.runs)")
             let serverCPU = ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv")
             let cpu = ProcessStats.cpuSeconds()
-            let seconds = try await download(server: server, loader: loader, tag: "\(round)", count: configuration.requests)
+            let seconds = try await download(
+                server: server, loader: loader, tag: "\(round)", count: configuration.requests)
             let clientCPU = (ProcessStats.cpuSeconds() - cpu)
                 - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU)
             let perRequest = 1e6 / Double(configuration.requests)
