@@ -11,7 +11,7 @@ extension HTTPDataLoader {
         /// default. libcurl's low-speed limit (`CURLOPT_LOW_SPEED_LIMIT` 1, `CURLOPT_LOW_SPEED_TIME`): whole
         /// seconds (a fraction is rounded up, at least 1 s), checked once a second, and libcurl averages the speed
         /// over up to the last 5 s, so a server that goes silent after sending bytes is caught up to about 7 s
-        /// after this timeout (measured: 7.3–7.8 s with 1 s); one that sends nothing at all, within a second of it.
+        /// after this timeout (measured: 7.3–7.8 s with 1 s); one that sends nothing at all, up to a second after it.
         /// Fails with ``PinholeError/Code/timeout``.
         public var stallTimeout: Duration = .seconds(15)
         /// Longest time for a whole transfer, redirects included, from the moment the loader's thread starts it
