@@ -29,6 +29,7 @@ enum BenchCommand {
                pinhole bench experiments [--json]
                pinhole bench pipeline [--runs N] [--json]   (see 'pinhole bench pipeline --help')
                pinhole bench download [--runs N] [--json]   (see 'pinhole bench download --help')
+               pinhole bench batch [CORPUS] [--inputs N] [--json]   (see 'pinhole bench batch --help')
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
@@ -59,9 +60,13 @@ enum BenchCommand {
         case "download": return try await BenchDownloadCommand.run(Array(arguments.dropFirst()))
         case "scroll": return try await scroll(Array(arguments.dropFirst()))
         case "experiments": return try await experiments(Array(arguments.dropFirst()))
+        case "batch": return try await batch(Array(arguments.dropFirst()))
         case "--help", "-h": print(help); return 0
-        case let other?: throw UsageError("unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll or experiments)")
-        case nil: throw UsageError("no benchmark given (thumbnail, rss, pipeline, download, scroll or experiments)")
+        case let other?:
+            throw UsageError(
+                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
+        case nil:
+            throw UsageError("no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
         }
     }
 

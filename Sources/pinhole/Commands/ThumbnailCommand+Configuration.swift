@@ -31,6 +31,14 @@ extension ThumbnailCommand {
         var allowedRoot: String = "."
         /// Show the help and do nothing else.
         var showsHelp = false
+        /// A file of inputs, one per line, read as the run goes (`-`: stdin); see ``batchOptions``.
+        var inputList: String?
+        /// This process's share of the inputs (`--shard`), if any.
+        var shard: ShardSelector?
+        /// Leave inputs whose output is already whole alone (`--skip-existing`).
+        var skipsExisting = false
+        /// Print one JSON object per input as it finishes, then a summary line (`--jsonl`).
+        var jsonLines = false
 
         /// The formats `--format` accepts and the file extension each gets.
         static let formats: [(name: String, format: ImageFormat, fileExtension: String)] = [
@@ -60,21 +68,24 @@ extension ThumbnailCommand {
                 + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
             .flag("--help", help: "Show this help (also -h)."),
-        ]
+        ] + batchOptions
 
         /// Parses the arguments after `thumbnail`.
         ///
         /// - Throws: ``UsageError`` for unknown options, bad values, a contact sheet with an unknown extension,
         ///   or no inputs (unless `--help` was given).
-        static func parse(_ arguments: [String]) throws(UsageError) -> Configuration {
+        static func parse(
+            _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+        ) throws(UsageError) -> Configuration {
             let parsed = try ArgumentParser(options: options).parse(arguments)
             var configuration = Configuration(inputs: parsed.positionals)
             configuration.showsHelp = parsed.has("--help")
             if configuration.showsHelp { return configuration }
             configuration.feed = parsed.string("--feed")
             configuration.cacheDirectory = parsed.string("--cache-dir")
-            guard !configuration.inputs.isEmpty || configuration.feed != nil else {
-                throw UsageError("no inputs: give at least one file, directory or URL, or --feed")
+            let hasList = parsed.string("--input-list") != nil
+            guard !configuration.inputs.isEmpty || configuration.feed != nil || hasList else {
+                throw UsageError("no inputs: give at least one file, directory or URL, --feed or --input-list")
             }
             configuration.size = try parsed.integer("--size", default: 360, in: 1...16384)
             let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
@@ -99,6 +110,7 @@ extension ThumbnailCommand {
                 }
                 configuration.contactSheet = sheet
             }
+            try configuration.parseBatchOptions(parsed, environment: environment)
             return configuration
         }
 
@@ -123,6 +135,8 @@ extension ThumbnailCommand {
                 "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS] [--format jpeg|png|webp]",
                 "                         [--quality Q] [--out DIR] [--jobs N] [--contact-sheet FILE]",
                 "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
+                "       pinhole thumbnail --input-list FILE|- [--shard I/N|auto/N] [--skip-existing] [--jsonl]",
+                "                         [OPTIONS]",
                 "",
                 "Makes a thumbnail of every image in INPUT... with libvips (shrink-on-load, EXIF orientation",
                 "applied, colour converted to sRGB, metadata stripped), through Pinhole's pipeline: the same",
@@ -140,6 +154,7 @@ extension ThumbnailCommand {
             for option in options {
                 lines.append(contentsOf: helpLines(for: option))
             }
+            lines += batchHelp
             lines += [
                 "",
                 "OUTPUT NAMES:",

@@ -36,7 +36,7 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// What became of one input.
-    private enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case written(ThumbnailReport.Output, image: PixelImage?)
         case failed(ThumbnailReport.Failure)
     }
@@ -134,7 +134,7 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// Loads (through the pipeline), encodes and writes one input.
-    private func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
+    func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
         do {
             let request = ImageRequest(url: input.source, thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
             let decoded = try await pipeline.image(for: request)
@@ -173,7 +173,7 @@ struct ThumbnailCommand: Sendable {
             outputDirectory: configuration.outputDirectory, outputs: [], errors: [], contactSheet: nil)
     }
 
-    private static func failure(_ input: String, _ error: any Error) -> ThumbnailReport.Failure {
+    static func failure(_ input: String, _ error: any Error) -> ThumbnailReport.Failure {
         switch error {
         case let error as PinholeError:
             ThumbnailReport.Failure(input: input, kind: error.code.kind, message: error.message)
