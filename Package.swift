@@ -41,10 +41,14 @@ let package = Package(
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
         .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
 
+        // libchafa (Debian: libchafa-dev): pictures for terminals as symbols, sixel, kitty or iTerm2 images.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        // Hands libchafa's printed GString to Swift as plain bytes (GLib's headers are not a Clang module).
+        .target(name: "CPinholeChafa", dependencies: ["CChafa"]),
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(
             name: "PinholeGallery",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
             swiftSettings: strictSettings
         ),
 
@@ -64,37 +68,45 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .testTarget(name: "PinholeTests", dependencies: ["Pinhole"], swiftSettings: strictSettings),
+        // What every test target shares: load-scaled waits, blocking work on threads of its own, child processes
+        // (Tests/README.md says how to write a test here).
+        .target(name: "PinholeTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
+
+        .testTarget(
+            name: "PinholeTests",
+            dependencies: ["Pinhole", "PinholeTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PinholeVipsTests",
-            dependencies: ["PinholeVips", "Pinhole"],
+            dependencies: ["PinholeVips", "Pinhole", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeIntegrationTests",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeGalleryTests",
-            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeVips"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeTestServerTests",
-            dependencies: ["PinholeTestServer"],
+            dependencies: ["PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
         .testTarget(
             name: "PinholeBenchTests",
-            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",
-            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer"],
+            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

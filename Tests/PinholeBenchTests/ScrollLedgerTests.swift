@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import PinholeBench
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ScrollLedgerTests {
     let a = URL(string: "http://127.0.0.1:1/img/1?v=0")!
     let b = URL(string: "http://127.0.0.1:1/img/1?v=1")!
@@ -44,7 +45,7 @@ struct ScrollLedgerTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DownloadLogTests {
     @Test func countsDuplicatesAndRestartsAfterCancel() {
         // Given downloads of one URL: started, started again while running, cancelled, started again

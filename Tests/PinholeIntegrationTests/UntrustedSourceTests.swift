@@ -1,12 +1,13 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Untrusted mode through the real pipeline, the libcurl loader and libvips. The loopback test server is the refusal
 /// target: it is exactly what a server-side request forgery aims at, and no test sends a byte elsewhere.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct UntrustedSourceTests {
     static func untrustedPipeline(
         fileRoot: URL? = nil, configure: (inout ImagePipeline.Configuration) -> Void = { _ in }

@@ -5,6 +5,9 @@ public import Observation
 ///
 /// - ``load(_:)`` cancels the slot's previous work and starts the new request. A memory-cache hit is applied
 ///   synchronously (``phase`` goes straight to `.success`, with no loading flash).
+/// - ``load(_:)`` with the request the slot already loads or shows (the same image identity, see ``ImageRequest``)
+///   is a no-op: nothing is cancelled or restarted (SwiftUI may call `.task` or `onAppear` again); only a new
+///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.
 /// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
 ///   result for an older request is dropped and counted in ``staleResultsDropped``.
 /// - ``cancel()`` when the view disappears; ``retry()`` after a failure.
@@ -50,6 +53,7 @@ public final class ImageSlot {
     @ObservationIgnored public var onChange: (@MainActor (ImageSlot) -> Void)?
 
     @ObservationIgnored private var task: Task<Void, Never>?
+    @ObservationIgnored private var imageTask: ImageTask?
     @ObservationIgnored private var generation: UInt64 = 0
 
     public init(pipeline: ImagePipeline) {
@@ -57,20 +61,29 @@ public final class ImageSlot {
     }
 
     /// Binds the slot to `request` (or to nothing, for `nil`), cancelling the previous request's work.
+    ///
+    /// A request with the identity of the one the slot is loading or showing changes nothing but the running
+    /// load's priority: no cancel, no restart.
     public func load(_ request: ImageRequest?) {
-        task?.cancel()
-        task = nil
-        generation &+= 1
+        if let request, let current = self.request, request.imageJobKey == current.imageJobKey,
+            phase.isLoading || phase.response != nil
+        {
+            self.request = request
+            imageTask?.priority = request.priority
+            return
+        }
+        stop()
         self.request = request
         guard let request else { return setPhase(.empty) }
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
         setPhase(.loading)
         let generation = self.generation
-        let pipeline = self.pipeline
+        let imageTask = pipeline.imageTask(for: request)
+        self.imageTask = imageTask
         task = Task { [weak self] in
             let result: Result<ImageResponse, any Error>
             do {
-                result = .success(try await pipeline.image(for: request))
+                result = .success(try await imageTask.response)
             } catch is CancellationError {
                 return
             } catch {
@@ -82,10 +95,17 @@ public final class ImageSlot {
 
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
     public func cancel() {
+        stop()
+        if phase.isLoading { setPhase(.empty) }
+    }
+
+    /// Cancels the running load, if any, and makes any result still on its way stale.
+    private func stop() {
+        imageTask?.cancel()
+        imageTask = nil
         task?.cancel()
         task = nil
         generation &+= 1
-        if phase.isLoading { setPhase(.empty) }
     }
 
     /// Loads the current request again after a failure; no effect otherwise.
@@ -100,6 +120,7 @@ public final class ImageSlot {
             return
         }
         task = nil
+        imageTask = nil
         switch result {
         case .success(let response): setPhase(.success(response))
         case .failure(let error): setPhase(.failure(error))
