@@ -17,8 +17,13 @@ let package = Package(
         .executable(name: "pinhole", targets: ["pinhole"]),
     ],
     targets: [
-        // The pipeline: pure Swift, no C imports, so an ImageIO decoder can be added for Apple platforms.
-        .target(name: "Pinhole", swiftSettings: strictSettings),
+        // The pipeline. No codec (the decoder is injected, so an ImageIO decoder can be added for Apple platforms);
+        // its one C library is libcurl, the HTTP transport.
+        .target(name: "Pinhole", dependencies: ["CCurl", "CPinholeCurl"], swiftSettings: strictSettings),
+        // libcurl headers and linking, found through pkg-config (Debian: libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Fixed-argument wrappers over libcurl's variadic setopt/getinfo calls, and the socket-open helpers.
+        .target(name: "CPinholeCurl", dependencies: ["CCurl"]),
 
         // libvips headers and linking, found through pkg-config (Debian: libvips-dev).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),

@@ -5,7 +5,7 @@ import PinholeTestSupport
 import PinholeVips
 import Synchronization
 
-/// A real pipeline (URLSession over loopback, libvips) in front of a real ``PinholeTestServer``, with an
+/// A real pipeline (libcurl over loopback, libvips) in front of a real ``PinholeTestServer``, with an
 /// optional disk cache in a fresh temporary directory.
 struct Harness {
     let server: PinholeTestServer
