@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  pkg-config libvips-dev libvips-tools libturbojpeg0-dev
+  pkg-config libvips-dev libvips-tools libturbojpeg0-dev libgif-dev libwebp-dev libheif-dev
   lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
   imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip python3 python3-pip tmux
 )

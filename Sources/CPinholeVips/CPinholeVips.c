@@ -44,6 +44,8 @@ int CPinholeVips_take_warning(char *buf, size_t len) {
     return taken;
 }
 
+void CPinholeVips_note(const char *message) { ring_push("Pinhole", message); }
+
 int CPinholeVips_take_dropped_warning_count(void) {
     pthread_mutex_lock(&ring_lock);
     int dropped = ring_dropped;
@@ -141,6 +143,7 @@ int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *o
     out->pages = vips_image_get_n_pages(image);
     out->hasAlpha = vips_image_hasalpha(image);
     out->hasICC = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+    out->iccFit = CPinholeVips_profile_fit(image, out->iccSpace);
     g_object_unref(image);
     return 0;
 }
@@ -226,21 +229,9 @@ int CPinholeVips_height(const VipsImage *image) { return image->Ysize; }
 int CPinholeVips_bands(const VipsImage *image) { return image->Bands; }
 
 int CPinholeVips_copy_pixels(VipsImage *image, unsigned char *dst, size_t len) {
-    size_t needed = VIPS_IMAGE_SIZEOF_LINE(image) * (size_t)image->Ysize;
-    if (needed != len) {
-        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len, needed);
-        return -1;
-    }
     // A memory image over the caller's buffer: libvips writes the pixels straight into it (vips_sink_memory).
     // The writes happen inside libvips, whose threads hand work over with GLib's futex-based locks.
-    VipsImage *target = vips_image_new_from_memory(dst, len, image->Xsize, image->Ysize, image->Bands,
-                                                   image->BandFmt);
-    if (target == NULL) {
-        return -1;
-    }
-    int status = vips_image_write(image, target);
-    g_object_unref(target);
-    return status;
+    return CPinholeVips_copy_pixels_interruptible(image, dst, len, NULL);
 }
 
 // MARK: - Encoding and composition

@@ -89,15 +89,19 @@ final class TurboJPEGDecoder {
         (dimension * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
     }
 
-    /// Decodes the JPEG in `bytes` at `factor`, to grey (`grey == true`) or RGB.
+    /// Decodes the JPEG in `bytes` at `factor`, to grey (`grey == true`) or RGB, stopping at libjpeg's first
+    /// warning (`TJFLAG_STOPONWARNING`).
     ///
-    /// Truncation: libjpeg fills the rows past the end of the data with grey and reports a warning; that is
-    /// thrown as ``PinholeError/Code/truncated`` when the data has no end-of-image marker or the warning says the
-    /// file ended early. Other warnings (corrupt but complete data) are accepted, as on the libvips path.
-    /// - Throws: ``PinholeError/Code/truncated`` or ``PinholeError/Code/decodingFailed`` with TurboJPEG's message.
+    /// The first warning decides, from this decode's own message (TurboJPEG keeps it per handle, or per thread for
+    /// libjpeg's warnings, never process-wide): libjpeg's "Premature end of JPEG file" (`JWRN_JPEG_EOF`: the data
+    /// ran out before the image) is thrown as ``PinholeError/Code/truncated``. Any other warning or error (corrupt
+    /// but complete data, stray bytes before a marker…) returns `nil`: the caller then lets libvips decide, which
+    /// decodes such data as it always has. Bytes after the end-of-image marker are never read.
+    /// - Returns: the pixels, or `nil` when libjpeg warned or failed for a reason other than missing data.
+    /// - Throws: ``PinholeError/Code/truncated``.
     func decode(
-        _ bytes: UnsafeRawBufferPointer, header: Header, factor: tjscalingfactor, grey: Bool, endsEarly: Bool
-    ) throws -> ScaledPixels {
+        _ bytes: UnsafeRawBufferPointer, header: Header, factor: tjscalingfactor, grey: Bool
+    ) throws -> ScaledPixels? {
         let width = Self.scaled(header.width, factor)
         let height = Self.scaled(header.height, factor)
         let bands = grey ? 1 : 3
@@ -107,20 +111,17 @@ final class TurboJPEGDecoder {
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             status = tjDecompress2(
                 handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-                buffer.baseAddress, Int32(width), Int32(width * bands), Int32(height), format.rawValue, 0)
-            // libjpeg writes every row even when it warns (missing data becomes grey), so all bytes are set.
-            initialized = status == 0 || tjGetErrorCode(handle) == TJERR_WARNING.rawValue ? count : 0
+                buffer.baseAddress, Int32(width), Int32(width * bands), Int32(height), format.rawValue,
+                TJFLAG_STOPONWARNING)
+            initialized = status == 0 ? count : 0
         }
-        if status != 0 {
+        guard status == 0 else {
             let message = String(cString: tjGetErrorStr2(handle))
             let isWarning = tjGetErrorCode(handle) == TJERR_WARNING.rawValue
-            let saysEarlyEnd = message.lowercased().contains("premature end")
-            if endsEarly || (isWarning && saysEarlyEnd) {
+            if isWarning && message.lowercased().contains("premature end of jpeg file") {
                 throw PinholeError(.truncated, "jpeg data ends early (\(message))", detectedType: "jpeg")
             }
-            if !isWarning {
-                throw PinholeError(.decodingFailed, "cannot decode jpeg: \(message)", detectedType: "jpeg")
-            }
+            return nil
         }
         return ScaledPixels(width: width, height: height, bands: bands, pixels: pixels)
     }

@@ -38,6 +38,12 @@ public enum Vips {
         return warnings
     }
 
+    /// Adds `message` to the warnings ``drainWarnings()`` returns, as `"Pinhole: message"`.
+    static func note(_ message: String) {
+        _ = initStatus
+        CPinholeVips_note(message)
+    }
+
     /// Throws unless libvips is initialised.
     static func ensureInitialized() throws {
         guard initStatus == 0 else {

@@ -48,14 +48,14 @@ extension VipsDecoder {
     /// image is not eligible (the caller then takes the libvips path). Call on a worker thread after the limits
     /// were checked.
     ///
-    /// - Throws: ``PinholeError/Code/truncated`` for data that ends early (never a grey-filled image),
-    ///   ``PinholeError/Code/decodingFailed`` with TurboJPEG's or libvips' message.
+    /// - Throws: ``PinholeError/Code/truncated`` when libjpeg's first warning is that the data ended early (never a
+    ///   grey-filled image; any other warning sends the image down the libvips path),
+    ///   ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
     static func turboJPEGThumbnail(
         _ data: Data, header: VipsHeader, box: (width: Int, height: Int)
     ) throws -> PixelImage? {
         guard markersAllowFastPath(data) else { return nil }
         let decoder = try TurboJPEGDecoder()
-        let endsEarly = containerLooksTruncated(data, format: .jpeg)
         let scaled = try data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
             guard let jpeg = decoder.header(bytes), jpeg.isYCbCrOrGrey else { return nil }
             let covered = (
@@ -64,7 +64,7 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             let factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             let grey = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue)
-            return try decoder.decode(bytes, header: jpeg, factor: factor, grey: grey, endsEarly: endsEarly)
+            return try decoder.decode(bytes, header: jpeg, factor: factor, grey: grey)
         }
         guard let scaled else { return nil }
         return try resize(scaled, orientation: header.info.orientation, box: box)

@@ -52,15 +52,34 @@ public struct VipsDecoder: ImageDecoding {
     public let pool: WorkerThreadPool
     /// Whether plain JPEG thumbnails take the TurboJPEG fast path (see below); `true` by default.
     public let jpegFastPath: Bool
+    /// How long one decode may run on its thread before it is stopped with
+    /// ``PinholeError/Code/decodingTimedOut``; 10 seconds by default (``defaultDecodeDeadline``).
+    public let decodeDeadline: Duration
+
+    /// Receives one-line diagnostics about decisions the decoder made for one image (for example an embedded
+    /// ICC profile it ignored), on the decoding thread; `nil` by default. They also go to ``Vips/drainWarnings()``.
+    public let onDiagnostic: (@Sendable (String) -> Void)?
+
+    /// 10 seconds: the default ``decodeDeadline``, about 50 times the slowest decode of the 298-megapixel corpus.
+    public static let defaultDecodeDeadline: Duration = .seconds(10)
 
     /// - Parameters:
     ///   - pool: the threads that run libvips and TurboJPEG; ``WorkerThreadPool/cpu`` by default.
     ///   - jpegFastPath: `true` (the default) sends JPEG thumbnails that need nothing but scaling through
     ///     TurboJPEG; `false` forces the libvips path for every image (for comparisons, or to rule the fast
     ///     path out when looking into a picture).
-    public init(pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true) {
+    ///   - decodeDeadline: how long one decode may run once a thread has started it (queueing does not count);
+    ///     10 seconds by default.
+    ///   - onDiagnostic: receives one-line diagnostics on the decoding thread (must not block); `nil` by default.
+    public init(
+        pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true,
+        decodeDeadline: Duration = VipsDecoder.defaultDecodeDeadline,
+        onDiagnostic: (@Sendable (String) -> Void)? = nil
+    ) {
         self.pool = pool
         self.jpegFastPath = jpegFastPath
+        self.decodeDeadline = decodeDeadline
+        self.onDiagnostic = onDiagnostic
     }
 
     /// Decodes `data` into a thumbnail (or a full-size image) as `options` say.
@@ -69,16 +88,25 @@ public struct VipsDecoder: ImageDecoding {
     /// - Throws: ``PinholeError`` with ``PinholeError/Code/emptyData``, ``PinholeError/Code/notAnImage``
     ///   (``PinholeError/detectedType`` says what it looks like), ``PinholeError/Code/unsupportedFormat``,
     ///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/tooManyFrames``,
-    ///   ``PinholeError/Code/truncated`` or ``PinholeError/Code/decodingFailed`` (with libvips' message);
-    ///   `CancellationError` when the task is cancelled.
+    ///   ``PinholeError/Code/truncated``, ``PinholeError/Code/decodingFailed`` (with libvips' message) or
+    ///   ``PinholeError/Code/decodingTimedOut``; `CancellationError` when the task is cancelled (a running libvips
+    ///   decode is then stopped within about one tile of work, and its thread freed).
     public func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
         try Task.checkCancellation()
-        let decoded = try await pool.run { [jpegFastPath] () throws -> DecodedImage in
-            try Self.decodeNow(data, format: format, options: options, jpegFastPath: jpegFastPath)
+        let interruption = try DecodeInterruption(deadline: decodeDeadline)
+        return try await withTaskCancellationHandler {
+            let decoded = try await pool.run { [jpegFastPath, onDiagnostic] () throws -> DecodedImage in
+                interruption.startDeadline()
+                return try Self.decodeUnderPolicy(
+                    data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: interruption,
+                    onDiagnostic: onDiagnostic)
+            }
+            try Task.checkCancellation()
+            return decoded
+        } onCancel: {
+            interruption.cancel()
         }
-        try Task.checkCancellation()
-        return decoded
     }
 
     /// Reads the header only (no pixel is decoded).
@@ -91,23 +119,44 @@ public struct VipsDecoder: ImageDecoding {
         try Task.checkCancellation()
         let info = try await pool.run { () throws -> DecodedImage.SourceInfo in
             try Vips.ensureInitialized()
-            return try Self.readHeader(data, format: format).info
+            return try Self.withLoaderPolicy(data, format: format, untrustedFormats: nil, interruption: nil) {
+                try Self.readHeader(data, format: format).info
+            }
         }
         try Task.checkCancellation()
         return info
     }
 
+    /// The whole decode under the source's policy (``withLoaderPolicy(_:format:untrustedFormats:interruption:_:)``),
+    /// synchronous; runs on a worker thread. A decode that `interruption` stopped reports why it stopped, whatever
+    /// libvips made of being stopped.
+    static func decodeUnderPolicy(
+        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool,
+        interruption: DecodeInterruption?, onDiagnostic: (@Sendable (String) -> Void)? = nil
+    ) throws -> DecodedImage {
+        do {
+            try Vips.ensureInitialized()
+            return try withLoaderPolicy(
+                data, format: format, untrustedFormats: options.untrustedFormats, interruption: interruption
+            ) {
+                try decodeNow(
+                    data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: interruption,
+                    onDiagnostic: onDiagnostic)
+            }
+        } catch {
+            try interruption?.throwIfStopped()
+            throw error
+        }
+    }
+
     /// The whole decode, synchronous; runs on a worker thread.
     static func decodeNow(
-        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool
+        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool,
+        interruption: DecodeInterruption? = nil, onDiagnostic: (@Sendable (String) -> Void)? = nil
     ) throws -> DecodedImage {
-        try Vips.ensureInitialized()
-        let header = try readHeader(data, format: format)
+        let header = try readHeader(data, format: format, interruption: interruption)
         try header.checkLimits(options)
-        // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
-        if format == .gif && containerLooksTruncated(data, format: format) {
-            throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
-        }
+        try interruption?.throwIfStopped()
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
         // from ThumbnailOptions.fittedSize by a pixel for some sizes. Aspect is kept to within that rounding.
         let fitted =
@@ -125,34 +174,41 @@ public struct VipsDecoder: ImageDecoding {
         {
             return DecodedImage(image: image, info: header.info)
         }
-        let image: PixelImage
-        do {
-            image = try thumbnail(
-                data, format: format, header: header, box: box,
-                profiles: header.colourProfiles)
-        } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
-            image = try thumbnail(
-                data, format: format, header: header, box: box,
-                profiles: (nil, nil))
+        try interruption?.throwIfStopped()
+        // libnsgif returns the frames it has without complaint: giflib says whether the GIF is whole.
+        if format == .gif { try checkGIFIsComplete(data) }
+        if let ignoredProfile = header.ignoredProfile {
+            let line = "\(format.name): \(ignoredProfile)"
+            Vips.note(line)
+            onDiagnostic?(line)
         }
+        let image = try thumbnail(data, format: format, header: header, box: box, interruption: interruption)
         return DecodedImage(image: image, info: header.info)
     }
 
-    /// One `vips_thumbnail_buffer` run with the given colour profiles, copied out as 8-bit sRGB.
+    /// One `vips_thumbnail_buffer` run (or, for an embedded profile that does not fit, the same work without it),
+    /// copied out as 8-bit sRGB; `interruption` stops the pixel work at the next tile.
     private static func thumbnail(
         _ data: Data, format: ImageFormat, header: VipsHeader, box: (width: Int, height: Int),
-        profiles: (import: String?, export: String?)
+        interruption: DecodeInterruption?
     ) throws -> PixelImage {
-        let failure = { (message: String) in decodingError(message, format: format, data: data) }
+        let failure = { (message: String) in
+            decodingError(message, format: format, data: data, interruption: interruption)
+        }
         return try data.withUnsafeBytes { bytes in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
             let thumbnail = try VipsImageHandle.make(failure: failure) { out in
-                CPinholeVips_thumbnail(
+                guard header.ignoredProfile == nil else {
+                    return CPinholeVips_thumbnail_ignoring_profile(
+                        bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
+                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, "fail_on=truncated", out)
+                }
+                return CPinholeVips_thumbnail(
                     bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                     Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
-                    profiles.import, profiles.export, "fail_on=truncated", out)
+                    header.colourProfiles.import, header.colourProfiles.export, "fail_on=truncated", out)
             }
-            return try thumbnail.pixelImage(failure: failure)
+            return try thumbnail.pixelImage(failure: failure, interruption: interruption)
         }
     }
 }

@@ -31,6 +31,10 @@ const char *CPinholeVips_version(void);
 /// warning was taken, 0 when the ring buffer is empty.
 int CPinholeVips_take_warning(char *buf, size_t len);
 
+/// Adds `message` to the warning ring buffer under the domain "Pinhole" (decisions worth a diagnostic, such as an
+/// ignored colour profile).
+void CPinholeVips_note(const char *message);
+
 /// The number of warnings dropped because the ring buffer was full, since the last call (then reset).
 int CPinholeVips_take_dropped_warning_count(void);
 
@@ -49,6 +53,8 @@ typedef struct {
     int hasAlpha;
     int hasICC;
     char loader[64];     // libvips loader nickname, e.g. "jpegload_buffer"
+    int iccFit;          // CPinholeVips_profile_none, _fits, _broken or _mismatch (CPinholeVipsPolicy.h)
+    char iccSpace[5];    // the embedded profile's colour space signature ("GRAY", "RGB ", "CMYK"), or ""
 } CPinholeVips_Header;
 
 /// Reads the header of an encoded image held in memory (no pixel is decoded).
@@ -117,5 +123,10 @@ int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len);
 void CPinholeVips_unref(VipsImage *image);
 /// g_free for buffers returned by the encoders; NULL is ignored.
 void CPinholeVips_free(void *pointer);
+
+// Stopping a decode, untrusted input and colour profiles, evidence of truncation: one header each.
+#include "CPinholeVipsInterrupt.h"
+#include "CPinholeVipsPolicy.h"
+#include "CPinholeVipsEvidence.h"
 
 #endif

@@ -1,0 +1,81 @@
+// CPinholeVips, untrusted input and colour profiles: see include/CPinholeVipsPolicy.h.
+#include "CPinholeVipsPolicy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int CPinholeVips_find_loader(const void *buf, size_t len, char *name, size_t name_len, int *untrusted) {
+    *untrusted = 0;
+    if (name_len > 0) {
+        name[0] = '\0';
+    }
+    const char *class_name = vips_foreign_find_load_buffer(buf, len);
+    if (class_name == NULL) {
+        return -1;
+    }
+    GType type = g_type_from_name(class_name);
+    if (type == 0 || !g_type_is_a(type, VIPS_TYPE_OPERATION)) {
+        return -1;
+    }
+    VipsOperationClass *class = g_type_class_ref(type);
+    *untrusted = (class->flags & VIPS_OPERATION_UNTRUSTED) != 0;
+    if (name_len > 0) {
+        snprintf(name, name_len, "%s", VIPS_OBJECT_CLASS(class)->nickname);
+    }
+    g_type_class_unref(class);
+    return 0;
+}
+
+void CPinholeVips_set_untrusted_blocked(int blocked) {
+    vips_block_untrusted_set(blocked ? TRUE : FALSE);
+    if (blocked) {
+        vips_operation_block_set("VipsForeignLoadSvg", FALSE);
+    }
+}
+
+int CPinholeVips_profile_fit(VipsImage *image, char space[5]) {
+    memset(space, 0, 5);
+    const void *data = NULL;
+    size_t length = 0;
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME) ||
+        vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &length) || data == NULL) {
+        return CPinholeVips_profile_none;
+    }
+    if (length >= 20) {
+        memcpy(space, (const char *)data + 16, 4);
+    }
+    if (!vips_icc_is_compatible_profile(image, data, length)) {
+        return CPinholeVips_profile_broken;
+    }
+    int cmyk = image->Type == VIPS_INTERPRETATION_CMYK;
+    int grey = image->Bands <= 2;
+    int fits = (strcmp(space, "GRAY") == 0 && grey) || (strcmp(space, "RGB ") == 0 && !grey && !cmyk) ||
+               (strcmp(space, "CMYK") == 0 && cmyk);
+    return fits ? CPinholeVips_profile_fits : CPinholeVips_profile_mismatch;
+}
+
+int CPinholeVips_thumbnail_ignoring_profile(const void *buf, size_t len, int width, int height, int size,
+                                            int no_rotate, const char *option_string, VipsImage **out) {
+    VipsImage *loaded = vips_image_new_from_buffer(buf, len, option_string ? option_string : "",
+                                                   "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (loaded == NULL) {
+        return -1;
+    }
+    VipsImage *bare = NULL;
+    if (vips_copy(loaded, &bare, NULL)) {
+        g_object_unref(loaded);
+        return -1;
+    }
+    g_object_unref(loaded);
+    vips_image_remove(bare, VIPS_META_ICC_NAME);
+    const char *profile = bare->Type == VIPS_INTERPRETATION_CMYK ? "cmyk" : NULL;
+    int status = vips_thumbnail_image(bare, out, width,
+                                      "height", height,
+                                      "size", (VipsSize)size,
+                                      "no_rotate", no_rotate ? TRUE : FALSE,
+                                      "import_profile", profile,
+                                      "export_profile", profile ? "srgb" : NULL,
+                                      NULL);
+    g_object_unref(bare);
+    return status;
+}
