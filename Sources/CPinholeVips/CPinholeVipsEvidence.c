@@ -8,6 +8,7 @@ typedef struct {
     const char *data;
     gint64 length;
     gint64 position;
+    int exact_reads;
     int past_end;
 } EvidenceSource;
 
@@ -22,6 +23,9 @@ static gint64 on_read(VipsSourceCustom *custom, void *buffer, gint64 length, Evi
     }
     gint64 available = source->length - source->position;
     gint64 taken = length < available ? length : available;
+    if (taken < length && source->exact_reads) {
+        source->past_end = 1;
+    }
     memcpy(buffer, source->data + source->position, (size_t)taken);
     source->position += taken;
     return taken;
@@ -43,12 +47,12 @@ static gint64 on_seek(VipsSourceCustom *custom, gint64 offset, int whence, Evide
 }
 
 int CPinholeVips_loader_reads_past_end(const void *buf, size_t len, const char *loader, int shrink,
-                                       int64_t max_pixels, CPinholeVips_Interrupt *interrupt) {
+                                       int exact_reads, int64_t max_pixels, CPinholeVips_Interrupt *interrupt) {
     VipsOperation *operation = vips_operation_new(loader);
     if (operation == NULL) {
         return -1;
     }
-    EvidenceSource source = {buf, (gint64)len, 0, 0};
+    EvidenceSource source = {buf, (gint64)len, 0, exact_reads, 0};
     VipsSourceCustom *custom = vips_source_custom_new();
     g_signal_connect(custom, "read", G_CALLBACK(on_read), &source);
     g_signal_connect(custom, "seek", G_CALLBACK(on_seek), &source);

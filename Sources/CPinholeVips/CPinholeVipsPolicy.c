@@ -42,7 +42,15 @@ int CPinholeVips_profile_fit(VipsImage *image, char space[5]) {
         return CPinholeVips_profile_none;
     }
     if (length >= 20) {
-        memcpy(space, (const char *)data + 16, 4);
+        // Kept only when it looks like a signature (letters, digits, spaces): a broken profile holds anything.
+        const unsigned char *signature = (const unsigned char *)data + 16;
+        int printable = 1;
+        for (int i = 0; i < 4; i++) {
+            printable &= g_ascii_isalnum(signature[i]) || signature[i] == ' ';
+        }
+        if (printable) {
+            memcpy(space, signature, 4);
+        }
     }
     if (!vips_icc_is_compatible_profile(image, data, length)) {
         return CPinholeVips_profile_broken;

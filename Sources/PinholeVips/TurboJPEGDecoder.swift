@@ -4,8 +4,8 @@ import Pinhole
 
 /// One TurboJPEG decompressor handle (`tjInitDecompress`), freed with `tjDestroy` in `deinit`.
 ///
-/// TurboJPEG keeps its error text per handle (`tjGetErrorStr2`), so messages never mix across decodes, unlike
-/// libvips' process-global error buffer. A handle is not thread-safe: it is made, used and freed inside one
+/// TurboJPEG keeps its error state per handle (`tjGetErrorCode`), so nothing mixes across decodes, unlike libvips'
+/// process-global error buffer. A handle is not thread-safe: it is made, used and freed inside one
 /// closure on one worker thread (not `Sendable`).
 ///
 /// Handles are not reused across decodes: making one is a `malloc` of libjpeg's decompress struct and freeing it
@@ -92,16 +92,12 @@ final class TurboJPEGDecoder {
     /// Decodes the JPEG in `bytes` at `factor`, to grey (`grey == true`) or RGB, stopping at libjpeg's first
     /// warning (`TJFLAG_STOPONWARNING`).
     ///
-    /// The first warning decides, from this decode's own message (TurboJPEG keeps it per handle, or per thread for
-    /// libjpeg's warnings, never process-wide): libjpeg's "Premature end of JPEG file" (`JWRN_JPEG_EOF`: the data
-    /// ran out before the image) is thrown as ``PinholeError/Code/truncated``. Any other warning or error (corrupt
-    /// but complete data, stray bytes before a marker…) returns `nil`: the caller then lets libvips decide, which
-    /// decodes such data as it always has. Bytes after the end-of-image marker are never read.
-    /// - Returns: the pixels, or `nil` when libjpeg warned or failed for a reason other than missing data.
-    /// - Throws: ``PinholeError/Code/truncated``.
-    func decode(
-        _ bytes: UnsafeRawBufferPointer, header: Header, factor: tjscalingfactor, grey: Bool
-    ) throws -> ScaledPixels? {
+    /// Any warning or error (`tjGetErrorCode` on this handle: data that ends early, corrupt data, stray bytes before
+    /// a marker…) returns `nil`, and the caller lets libvips decide: libvips decodes corrupt but complete data as it
+    /// always has, and says whether the data ends early from its own evidence (see ``VipsDecoder``). A grey-filled
+    /// partial image never leaves here. Bytes after the end-of-image marker are never read.
+    /// - Returns: the pixels, or `nil` when libjpeg warned or failed.
+    func decode(_ bytes: UnsafeRawBufferPointer, header: Header, factor: tjscalingfactor, grey: Bool) -> ScaledPixels? {
         let width = Self.scaled(header.width, factor)
         let height = Self.scaled(header.height, factor)
         let bands = grey ? 1 : 3
@@ -115,14 +111,7 @@ final class TurboJPEGDecoder {
                 TJFLAG_STOPONWARNING)
             initialized = status == 0 ? count : 0
         }
-        guard status == 0 else {
-            let message = String(cString: tjGetErrorStr2(handle))
-            let isWarning = tjGetErrorCode(handle) == TJERR_WARNING.rawValue
-            if isWarning && message.lowercased().contains("premature end of jpeg file") {
-                throw PinholeError(.truncated, "jpeg data ends early (\(message))", detectedType: "jpeg")
-            }
-            return nil
-        }
+        guard status == 0 else { return nil }
         return ScaledPixels(width: width, height: height, bands: bands, pixels: pixels)
     }
 }

@@ -62,6 +62,11 @@ extension VipsDecoder {
             let message = Vips.takeErrorMessage()
             let loader = withUnsafeBytes(of: raw.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if loader.isEmpty {
+                // No loader claims data that ends early in a format's header (a TIFF cut before its directory).
+                if truncationEvidence(data, format: format, interruption: interruption) == .endsEarly {
+                    throw PinholeError(
+                        .truncated, "\(format.name) data ends early (\(message))", detectedType: format.name)
+                }
                 throw PinholeError(
                     .unsupportedFormat,
                     "this libvips (\(Vips.version)) has no loader for \(format.name): \(message)",

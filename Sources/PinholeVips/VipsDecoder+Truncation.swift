@@ -37,14 +37,15 @@ extension VipsDecoder {
         maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount
     ) -> TruncationEvidence {
         if let interruption, interruption.check() != .running { return .unknown }
-        let sourceLoaders: [ImageFormat: (name: String, shrink: Int32)] = [
-            .jpeg: ("jpegload_source", 8), .png: ("pngload_source", 1), .tiff: ("tiffload_source", 1),
+        let sourceLoaders: [ImageFormat: (name: String, shrink: Int32, exactReads: Int32)] = [
+            .jpeg: ("jpegload_source", 8, 0), .png: ("pngload_source", 1, 0), .tiff: ("tiffload_source", 1, 1),
         ]
         let status: Int32 = data.withUnsafeBytes { bytes in
             let base = bytes.baseAddress
             if let loader = sourceLoaders[format] {
                 let status = CPinholeVips_loader_reads_past_end(
-                    base, bytes.count, loader.name, loader.shrink, Int64(maxPixelCount), interruption?.pointer)
+                    base, bytes.count, loader.name, loader.shrink, loader.exactReads, Int64(maxPixelCount),
+                    interruption?.pointer)
                 // That run's own libvips errors concern nobody: drop them rather than let them reach the next
                 // failure's message (the buffer is process-global, so this is hygiene, not evidence).
                 _ = Vips.takeErrorMessage()

@@ -48,15 +48,15 @@ extension VipsDecoder {
     /// image is not eligible (the caller then takes the libvips path). Call on a worker thread after the limits
     /// were checked.
     ///
-    /// - Throws: ``PinholeError/Code/truncated`` when libjpeg's first warning is that the data ended early (never a
-    ///   grey-filled image; any other warning sends the image down the libvips path),
-    ///   ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
+    /// Data on which libjpeg warns (it ends early, or is corrupt) returns `nil` too: libvips then decides, from its
+    /// own evidence, whether it decodes or is truncated (never a grey-filled image from here).
+    /// - Throws: ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
     static func turboJPEGThumbnail(
         _ data: Data, header: VipsHeader, box: (width: Int, height: Int)
     ) throws -> PixelImage? {
         guard markersAllowFastPath(data) else { return nil }
         let decoder = try TurboJPEGDecoder()
-        let scaled = try data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
+        let scaled = data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
             guard let jpeg = decoder.header(bytes), jpeg.isYCbCrOrGrey else { return nil }
             let covered = (
                 Int((Double(box.width) * headroom).rounded(.up)), Int((Double(box.height) * headroom).rounded(.up))
@@ -64,7 +64,7 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             let factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             let grey = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue)
-            return try decoder.decode(bytes, header: jpeg, factor: factor, grey: grey)
+            return decoder.decode(bytes, header: jpeg, factor: factor, grey: grey)
         }
         guard let scaled else { return nil }
         return try resize(scaled, orientation: header.info.orientation, box: box)

@@ -13,7 +13,10 @@
 
 /// Loads `buf` with the libvips loader `loader` (a source loader's nickname: "jpegload_source", "pngload_source",
 /// "tiffload_source") at fail_on=none and computes every pixel (vips_avg). `shrink` > 1 is passed to loaders that
-/// take it (JPEG DCT scaling: the whole entropy-coded stream is still read). Images whose header declares more
+/// take it (JPEG DCT scaling: the whole entropy-coded stream is still read). With `exact_reads` (TIFF: libtiff asks
+/// for exactly the bytes it needs), a read that gets fewer bytes than it asked for counts as past the end too;
+/// without it (libjpeg and libpng read ahead in 4 KiB blocks) only a read at the very end counts. Images whose
+/// header declares more
 /// than `max_pixels` pixels are not decoded (their header read is still evidence). Returns 1 when the loader asked
 /// for bytes past the end of `buf`, 0 when it never did, -1 when `loader` is unknown or `interrupt` stopped the
 /// run.
@@ -21,6 +24,6 @@
 /// Only meaningful for loaders that stream their input (JPEG, PNG, TIFF); GIF and WebP loaders map the whole
 /// source, HEIF probes past the end of complete files.
 int CPinholeVips_loader_reads_past_end(const void *buf, size_t len, const char *loader, int shrink,
-                                       int64_t max_pixels, CPinholeVips_Interrupt *interrupt);
+                                       int exact_reads, int64_t max_pixels, CPinholeVips_Interrupt *interrupt);
 
 #endif
