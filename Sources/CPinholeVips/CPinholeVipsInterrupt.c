@@ -1,5 +1,6 @@
 // CPinholeVips, stopping a decode: see include/CPinholeVipsInterrupt.h.
 #include "CPinholeVipsInterrupt.h"
+#include "MemorySource.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@ struct CPinholeVips_Interrupt {
     atomic_int cancelled;
     atomic_int reason;
     atomic_llong deadline_us;  // g_get_monotonic_time() value; INT64_MAX for none
+    atomic_long ticks;
 };
 
 CPinholeVips_Interrupt *CPinholeVips_interrupt_new(void) {
@@ -18,6 +20,7 @@ CPinholeVips_Interrupt *CPinholeVips_interrupt_new(void) {
     atomic_init(&interrupt->cancelled, 0);
     atomic_init(&interrupt->reason, CPinholeVips_running);
     atomic_init(&interrupt->deadline_us, INT64_MAX);
+    atomic_init(&interrupt->ticks, 0);
     return interrupt;
 }
 
@@ -48,10 +51,17 @@ int CPinholeVips_interrupt_check(CPinholeVips_Interrupt *interrupt) {
     return atomic_load(&interrupt->reason);
 }
 
+long CPinholeVips_interrupt_ticks(CPinholeVips_Interrupt *interrupt) { return atomic_load(&interrupt->ticks); }
+
+void CPinholeVips_interrupt_count_progress(CPinholeVips_Interrupt *interrupt) {
+    atomic_fetch_add(&interrupt->ticks, 1);
+}
+
 /// libvips' "eval" signal: emitted after each tile by the thread that runs the evaluation loop, which checks the
 /// kill flag right after it (vips_sink_base_progress).
 static void on_eval(VipsImage *image, VipsProgress *progress, CPinholeVips_Interrupt *interrupt) {
     (void)progress;
+    CPinholeVips_interrupt_count_progress(interrupt);
     if (CPinholeVips_interrupt_check(interrupt) != CPinholeVips_running) {
         vips_image_set_kill(image, TRUE);
     }
@@ -80,5 +90,22 @@ int CPinholeVips_copy_pixels_interruptible(VipsImage *image, unsigned char *dst,
     CPinholeVips_interrupt_watch(interrupt, target);
     int status = vips_image_write(image, target);
     g_object_unref(target);
+    return status;
+}
+
+int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int width, int height, int size,
+                                         int no_rotate, const char *import_profile, const char *export_profile,
+                                         const char *option_string, CPinholeVips_Interrupt *interrupt,
+                                         VipsImage **out) {
+    VipsSource *source = CPinholeVips_memory_source_new(buf, len, interrupt, 0);
+    int status = vips_thumbnail_source(source, out, width,
+                                       "height", height,
+                                       "size", (VipsSize)size,
+                                       "no_rotate", no_rotate ? TRUE : FALSE,
+                                       "import_profile", import_profile,
+                                       "export_profile", export_profile,
+                                       "option_string", option_string,
+                                       NULL);
+    g_object_unref(source);  // the loader holds its own reference for as long as `*out` needs the bytes
     return status;
 }

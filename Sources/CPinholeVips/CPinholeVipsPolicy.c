@@ -33,6 +33,17 @@ void CPinholeVips_set_untrusted_blocked(int blocked) {
     }
 }
 
+int CPinholeVips_operation_blocked(const char *nickname) {
+    GType type = vips_type_find("VipsOperation", nickname);
+    if (type == 0) {
+        return -1;
+    }
+    VipsOperationClass *class = g_type_class_ref(type);
+    int blocked = (class->flags & VIPS_OPERATION_BLOCKED) != 0;
+    g_type_class_unref(class);
+    return blocked;
+}
+
 int CPinholeVips_profile_fit(VipsImage *image, char space[5]) {
     memset(space, 0, 5);
     const void *data = NULL;

@@ -6,10 +6,11 @@ import Pinhole
 ///
 /// libvips checks an image's kill flag after every tile it computes; the shim sets that flag from libvips' own
 /// progress callback once ``cancel()`` was called or the deadline passed (`CPinholeVipsInterrupt.h`), so a running
-/// decode stops within about one tile of work. Work that libvips does in one piece (reading a header, an
-/// interlaced PNG, which libpng decodes whole) and TurboJPEG's decode are not interrupted: the decode checks
-/// ``throwIfStopped()`` between its steps instead.
-final class DecodeInterruption: @unchecked Sendable {
+/// decode stops within about one output tile of work; and loaders that stream their input (JPEG, PNG, TIFF) read
+/// it through a source whose reads fail once stopped, so they stop within a few KiB of input. Work that libvips
+/// does in one piece from memory (a GIF or WebP frame, a HEIF image, an SVG tile) and TurboJPEG's decode are not
+/// interrupted: the decode checks ``throwIfStopped()`` between its steps instead.
+package final class DecodeInterruption: @unchecked Sendable {
     // Invariant for @unchecked Sendable: `pointer` is set once in init and freed in deinit; the C object behind it
     // is read and written only through the shim's C11 atomics, so any thread may call `cancel()` while the
     // decoding thread calls `check()`.
@@ -48,6 +49,10 @@ final class DecodeInterruption: @unchecked Sendable {
 
     /// Asks the decode to stop (any thread).
     func cancel() { CPinholeVips_interrupt_cancel(pointer) }
+
+    /// Units of progress so far (tiles libvips reported done, reads of the input): progress that does not depend on
+    /// the machine's speed (for tests).
+    package var ticks: Int { CPinholeVips_interrupt_ticks(pointer) }
 
     /// Whether the decode must stop, and why (reads the clock; the first reason sticks).
     func check() -> Reason {

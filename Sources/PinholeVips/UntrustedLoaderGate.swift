@@ -14,12 +14,12 @@ import Pinhole
 ///
 /// Waiting happens on the decoding thread (a ``WorkerThreadPool`` thread, never Swift's cooperative pool) and
 /// stops when the decode is cancelled or runs past its deadline. Safe from any thread.
-final class UntrustedLoaderGate: @unchecked Sendable {
+package final class UntrustedLoaderGate: @unchecked Sendable {
     /// The gate of the process (the libvips switch it guards is process-wide).
     static let shared = UntrustedLoaderGate()
 
     /// Which group a decode belongs to.
-    enum Group {
+    package enum Group: Sendable {
         /// A decode with ``DecodingOptions/untrustedFormats`` set: runs with untrusted operations blocked.
         case untrusted
         /// A trusted decode whose loader libvips marks untrusted: runs with the block off.
@@ -27,11 +27,13 @@ final class UntrustedLoaderGate: @unchecked Sendable {
     }
 
     /// The counts the turn-taking rule reads. Pure, so it can be tested without libvips.
-    struct State: Equatable {
-        var running: [Group: Int] = [:]
-        var waiting: [Group: Int] = [:]
+    package struct State: Equatable, Sendable {
+        package var running: [Group: Int] = [:]
+        package var waiting: [Group: Int] = [:]
 
-        func mayEnter(_ group: Group) -> Bool {
+        package init() {}
+
+        package func mayEnter(_ group: Group) -> Bool {
             let other: Group = group == .untrusted ? .trustedUntrustedLoader : .untrusted
             guard running[other, default: 0] == 0 else { return false }
             return running[group, default: 0] == 0 || waiting[other, default: 0] == 0

@@ -19,6 +19,9 @@ struct VipsHeader {
     /// as browsers drop it: the image is then taken as sRGB (or grey) as stored, CMYK through libvips' fallback
     /// profile. libvips itself would apply a grey profile to RGB data (a grey picture of the red channel).
     var ignoredProfile: String?
+    /// Whether libvips reads this image with a loader that streams its input (JPEG, PNG, TIFF): the decode then
+    /// reads through a source of its own, which stops at its next read when interrupted.
+    var streamsInput: Bool
 
     /// Throws when the header declares more than `options` allow.
     func checkLimits(_ options: DecodingOptions) throws {
@@ -93,7 +96,9 @@ extension VipsDecoder {
             framePixelCount: width * height,
             appliesOrientation: !isHEIF,
             colourProfiles: (import: nil, export: converts ? "srgb" : nil),
-            ignoredProfile: ignoredProfile)
+            ignoredProfile: ignoredProfile,
+            streamsInput: ["VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer", "VipsForeignLoadTiffBuffer"]
+                .contains(withUnsafeBytes(of: raw.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }))
     }
 
     /// Why the header's embedded ICC profile must be ignored (`CPinholeVips_profile_fit`), or `nil` when it fits.

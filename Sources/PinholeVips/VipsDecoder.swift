@@ -60,6 +60,9 @@ public struct VipsDecoder: ImageDecoding {
     /// ICC profile it ignored), on the decoding thread; `nil` by default. They also go to ``Vips/drainWarnings()``.
     public let onDiagnostic: (@Sendable (String) -> Void)?
 
+    /// For tests, not API: receives each decode's stop switch as its thread starts it (to watch its progress).
+    package var onDecodeStart: (@Sendable (DecodeInterruption) -> Void)?
+
     /// 10 seconds: the default ``decodeDeadline``, about 50 times the slowest decode of the 298-megapixel corpus.
     public static let defaultDecodeDeadline: Duration = .seconds(10)
 
@@ -96,8 +99,9 @@ public struct VipsDecoder: ImageDecoding {
         try Task.checkCancellation()
         let interruption = try DecodeInterruption(deadline: decodeDeadline)
         return try await withTaskCancellationHandler {
-            let decoded = try await pool.run { [jpegFastPath, onDiagnostic] () throws -> DecodedImage in
+            let decoded = try await pool.run { [jpegFastPath, onDiagnostic, onDecodeStart] () throws -> DecodedImage in
                 interruption.startDeadline()
+                onDecodeStart?(interruption)
                 return try Self.decodeUnderPolicy(
                     data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: interruption,
                     onDiagnostic: onDiagnostic)
@@ -202,6 +206,13 @@ public struct VipsDecoder: ImageDecoding {
                     return CPinholeVips_thumbnail_ignoring_profile(
                         bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                         Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, "fail_on=truncated", out)
+                }
+                if header.streamsInput, let interruption {
+                    return CPinholeVips_thumbnail_interruptible(
+                        bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
+                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
+                        header.colourProfiles.import, header.colourProfiles.export, "fail_on=truncated",
+                        interruption.pointer, out)
                 }
                 return CPinholeVips_thumbnail(
                     bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),

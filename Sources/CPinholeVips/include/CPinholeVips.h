@@ -52,7 +52,7 @@ typedef struct {
     int pages;           // frames in the file
     int hasAlpha;
     int hasICC;
-    char loader[64];     // libvips loader nickname, e.g. "jpegload_buffer"
+    char loader[64];     // libvips loader class name, e.g. "VipsForeignLoadJpegBuffer"
     int iccFit;          // CPinholeVips_profile_none, _fits, _broken or _mismatch (CPinholeVipsPolicy.h)
     char iccSpace[5];    // the embedded profile's colour space signature ("GRAY", "RGB ", "CMYK"), or ""
 } CPinholeVips_Header;

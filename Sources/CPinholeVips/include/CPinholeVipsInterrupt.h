@@ -35,6 +35,10 @@ void CPinholeVips_interrupt_cancel(CPinholeVips_Interrupt *interrupt);
 /// CPinholeVips_running, or why the decode must stop (the first reason seen sticks). Reads the clock.
 int CPinholeVips_interrupt_check(CPinholeVips_Interrupt *interrupt);
 
+/// Units of progress seen so far: tiles libvips reported done on the images this interrupt watches, and reads
+/// from its sources (a measure of progress that does not depend on the machine's speed).
+long CPinholeVips_interrupt_ticks(CPinholeVips_Interrupt *interrupt);
+
 /// Makes libvips report progress on `image` and stop evaluating it (kill flag) at the first tick after
 /// `interrupt` says stop. Call before `image` is evaluated; `interrupt` must outlive the evaluation. NULL
 /// `interrupt` does nothing.
@@ -44,5 +48,15 @@ void CPinholeVips_interrupt_watch(CPinholeVips_Interrupt *interrupt, VipsImage *
 /// for why). NULL `interrupt` never stops.
 int CPinholeVips_copy_pixels_interruptible(VipsImage *image, unsigned char *dst, size_t len,
                                            CPinholeVips_Interrupt *interrupt);
+
+/// CPinholeVips_thumbnail (same arguments), reading `buf` through a source of our own whose reads fail once
+/// `interrupt` says stop: a loader that streams its input (JPEG, PNG, TIFF) then stops at its next read of a few
+/// KiB, where the kill flag is seen only once per output tile (a 256-pixel thumbnail has about four). Uses the
+/// format's source loader (vips_thumbnail_source): call it only for data whose buffer loader is jpegload_buffer,
+/// pngload_buffer or tiffload_buffer. `buf` must outlive `*out`; so must `interrupt`.
+int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int width, int height, int size,
+                                         int no_rotate, const char *import_profile, const char *export_profile,
+                                         const char *option_string, CPinholeVips_Interrupt *interrupt,
+                                         VipsImage **out);
 
 #endif

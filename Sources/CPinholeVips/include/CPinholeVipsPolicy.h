@@ -21,6 +21,9 @@ int CPinholeVips_find_loader(const void *buf, size_t len, char *name, size_t nam
 /// except the SVG loader, which stays available: Pinhole admits SVG per decode.
 void CPinholeVips_set_untrusted_blocked(int blocked);
 
+/// 1 when the libvips operation `nickname` (e.g. "magickload_buffer") is blocked now, 0 when not, -1 when unknown.
+int CPinholeVips_operation_blocked(const char *nickname);
+
 /// How an image's embedded ICC profile relates to its pixels.
 enum {
     CPinholeVips_profile_none = 0,      // no embedded profile
