@@ -52,9 +52,10 @@ extension VipsDecoder {
     /// own evidence, whether it decodes or is truncated (never a grey-filled image from here).
     /// - Throws: ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
     static func turboJPEGThumbnail(
-        _ data: Data, header: VipsHeader, box: (width: Int, height: Int)
+        _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout
     ) throws -> PixelImage? {
-        guard markersAllowFastPath(data) else { return nil }
+        let box = (width: layout.resized.width, height: layout.resized.height)
+        guard takesOnFastPath(layout), markersAllowFastPath(data) else { return nil }
         let decoder = try TurboJPEGDecoder()
         let scaled = data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
             guard let jpeg = decoder.header(bytes), jpeg.isYCbCrOrGrey else { return nil }
@@ -67,14 +68,16 @@ extension VipsDecoder {
             return decoder.decode(bytes, header: jpeg, factor: factor, grey: grey)
         }
         guard let scaled else { return nil }
-        return try resize(scaled, orientation: header.info.orientation, box: box)
+        return try resize(scaled, orientation: header.info.orientation, layout: layout)
     }
 
-    /// libvips' `vips_thumbnail_image` on TurboJPEG's pixels (no copy in): lanczos3 to exactly `box`, then the
-    /// EXIF rotation, then the copy out as a ``PixelImage`` (grey stays `gray8`, colour is `rgb8`).
+    /// libvips' `vips_thumbnail_image` on TurboJPEG's pixels (no copy in): lanczos3 to exactly `layout.resized`,
+    /// then the EXIF rotation, then the layout's crop (the same `vips_smartcrop` as the libvips path), then the copy
+    /// out as a ``PixelImage`` (grey stays `gray8`, colour is `rgb8`).
     private static func resize(
-        _ scaled: TurboJPEGDecoder.ScaledPixels, orientation: Int, box: (width: Int, height: Int)
+        _ scaled: TurboJPEGDecoder.ScaledPixels, orientation: Int, layout: ThumbnailOptions.Layout
     ) throws -> PixelImage {
+        let box = layout.resized
         let failure = { (message: String) in
             PinholeError(.decodingFailed, "cannot resize jpeg: \(message)", detectedType: "jpeg")
         }
@@ -85,7 +88,7 @@ extension VipsDecoder {
                     pixels.baseAddress, pixels.count, Int32(scaled.width), Int32(scaled.height),
                     Int32(scaled.bands), Int32(orientation), Int32(box.width), Int32(box.height), out)
             }
-            return try thumbnail.pixelImage(failure: failure)
+            return try thumbnail.cropped(to: layout, failure: failure).pixelImage(failure: failure)
         }
     }
 }

@@ -162,11 +162,10 @@ public struct VipsDecoder: ImageDecoding {
         try header.checkLimits(options)
         try interruption?.throwIfStopped()
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
-        // from ThumbnailOptions.fittedSize by a pixel for some sizes. Aspect is kept to within that rounding.
-        let fitted =
-            options.thumbnail?.fittedSize(width: header.info.width, height: header.info.height)
-            ?? PixelSize(width: header.info.width, height: header.info.height)
-        let box = (fitted.width, fitted.height)
+        // from ThumbnailOptions.layout by a pixel for some sizes. Aspect is kept to within that rounding.
+        // A fill's crop is cut out of the resized image afterwards (VipsDecoder+ContentMode.swift).
+        let layout = Self.layout(options.thumbnail, header: header)
+        let box = (layout.resized.width, layout.resized.height)
         // An upscaled thumbnail obeys the pixel limit too (and libvips' largest side, VIPS_MAX_COORD).
         let (outputPixels, overflow) = box.0.multipliedReportingOverflow(by: box.1)
         guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {
@@ -174,7 +173,7 @@ public struct VipsDecoder: ImageDecoding {
                 .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
         }
         if jpegFastPath, format == .jpeg, options.thumbnail != nil,
-            let image = try turboJPEGThumbnail(data, header: header, box: box)
+            let image = try turboJPEGThumbnail(data, header: header, layout: layout)
         {
             return DecodedImage(image: image, info: header.info)
         }
@@ -186,16 +185,18 @@ public struct VipsDecoder: ImageDecoding {
             Vips.note(line)
             onDiagnostic?(line)
         }
-        let image = try thumbnail(data, format: format, header: header, box: box, interruption: interruption)
+        let image = try thumbnail(data, format: format, header: header, layout: layout, interruption: interruption)
         return DecodedImage(image: image, info: header.info)
     }
 
-    /// One `vips_thumbnail_buffer` run (or, for an embedded profile that does not fit, the same work without it),
-    /// copied out as 8-bit sRGB; `interruption` stops the pixel work at the next tile.
+    /// One `vips_thumbnail_buffer` run to `layout.resized` (or, for an embedded profile that does not fit, the same
+    /// work without it), cropped to `layout.output` when the layout says so, copied out as 8-bit sRGB;
+    /// `interruption` stops the work at the next read of the input or the next tile.
     private static func thumbnail(
-        _ data: Data, format: ImageFormat, header: VipsHeader, box: (width: Int, height: Int),
+        _ data: Data, format: ImageFormat, header: VipsHeader, layout: ThumbnailOptions.Layout,
         interruption: DecodeInterruption?
     ) throws -> PixelImage {
+        let box = layout.resized
         let failure = { (message: String) in
             decodingError(message, format: format, data: data, interruption: interruption)
         }
@@ -219,7 +220,8 @@ public struct VipsDecoder: ImageDecoding {
                     Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
                     header.colourProfiles.import, header.colourProfiles.export, "fail_on=truncated", out)
             }
-            return try thumbnail.pixelImage(failure: failure, interruption: interruption)
+            return try thumbnail.cropped(to: layout, failure: failure).pixelImage(
+                failure: failure, interruption: interruption)
         }
     }
 }

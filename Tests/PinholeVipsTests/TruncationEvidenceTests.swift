@@ -28,12 +28,13 @@ struct TruncationEvidenceTests {
     func aFileCutAnywhereIsTruncatedOrTheSamePicture(file: String) async throws {
         // Given a complete file and its decode
         let data = try await Fixtures.caseFile("inputs/" + file)
-        for decoder in [VipsDecoder(), VipsDecoder(jpegFastPath: false)] {
+        let decoders = file.hasSuffix(".jpg") ? [VipsDecoder(), VipsDecoder(jpegFastPath: false)] : [VipsDecoder()]
+        for decoder in decoders {
             let whole = try await decoder.decode(data, options: Self.thumbnail).image
 
-            // When it is cut at about 60 places after the first 16 bytes (the signatures that tell the format), and
+            // When it is cut at about 25 places after the first 16 bytes (the signatures that tell the format), and
             // just before its last byte and its last two
-            let step = max(1, data.count / 60)
+            let step = max(1, data.count / 25)
             let cuts = Array(stride(from: 16, to: data.count, by: step)) + [data.count - 2, data.count - 1]
             for cut in cuts {
                 // Then each cut fails as truncated, or decodes to the same picture: never another error, never a
@@ -48,9 +49,10 @@ struct TruncationEvidenceTests {
         // Given a 3-frame GIF (libnsgif hands out the frames it has without complaint)
         let data = try await Fixtures.caseFile("inputs/anim-3frames.gif")
 
-        // When it is cut anywhere after its signature, Then giflib's evidence makes every cut truncated, the
-        // cuts between two frames and the one that drops only the trailer byte included
-        for cut in 6..<data.count {
+        // When it is cut anywhere after its signature (every third byte, and every one of the last eight), Then
+        // giflib's evidence makes every cut truncated, the cuts between two frames and the one that drops only the
+        // trailer byte included
+        for cut in Array(stride(from: 6, to: data.count - 8, by: 3)) + Array((data.count - 8)..<data.count) {
             let error = await #expect(throws: PinholeError.self) {
                 _ = try await VipsDecoder().decode(data.prefix(cut), options: Self.thumbnail)
             }

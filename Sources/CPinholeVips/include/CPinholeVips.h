@@ -124,6 +124,8 @@ void CPinholeVips_unref(VipsImage *image);
 /// g_free for buffers returned by the encoders; NULL is ignored.
 void CPinholeVips_free(void *pointer);
 
+// Content modes and built-in image processors (crop, resize, rounded corners, blur, greyscale).
+#include "CPinholeVipsProcessing.h"
 // Stopping a decode, untrusted input and colour profiles, evidence of truncation: one header each.
 #include "CPinholeVipsInterrupt.h"
 #include "CPinholeVipsPolicy.h"
