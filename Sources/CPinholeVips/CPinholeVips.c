@@ -229,9 +229,21 @@ int CPinholeVips_height(const VipsImage *image) { return image->Ysize; }
 int CPinholeVips_bands(const VipsImage *image) { return image->Bands; }
 
 int CPinholeVips_copy_pixels(VipsImage *image, unsigned char *dst, size_t len) {
+    size_t needed = VIPS_IMAGE_SIZEOF_LINE(image) * (size_t)image->Ysize;
+    if (needed != len) {
+        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len, needed);
+        return -1;
+    }
     // A memory image over the caller's buffer: libvips writes the pixels straight into it (vips_sink_memory).
     // The writes happen inside libvips, whose threads hand work over with GLib's futex-based locks.
-    return CPinholeVips_copy_pixels_interruptible(image, dst, len, NULL);
+    VipsImage *target = vips_image_new_from_memory(dst, len, image->Xsize, image->Ysize, image->Bands,
+                                                   image->BandFmt);
+    if (target == NULL) {
+        return -1;
+    }
+    int status = vips_image_write(image, target);
+    g_object_unref(target);
+    return status;
 }
 
 // MARK: - Encoding and composition

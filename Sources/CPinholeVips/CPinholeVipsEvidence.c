@@ -19,9 +19,7 @@ int CPinholeVips_loader_reads_past_end(const void *buf, size_t len, const char *
         VipsImage *out = NULL;
         g_object_get(operation, "out", &out, NULL);
         if (out != NULL && (int64_t)out->Xsize * out->Ysize <= max_pixels) {
-            CPinholeVips_interrupt_watch(interrupt, out);
-            double average = 0;
-            (void)vips_avg(out, &average, NULL);
+            (void)CPinholeVips_copy_pixels_interruptible(out, NULL, 0, interrupt);
         }
         if (out != NULL) {
             g_object_unref(out);

@@ -2,15 +2,29 @@
 #include "CPinholeVipsInterrupt.h"
 #include "MemorySource.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 struct CPinholeVips_Interrupt {
     atomic_int cancelled;
     atomic_int reason;
-    atomic_llong deadline_us;  // g_get_monotonic_time() value; INT64_MAX for none
     atomic_long ticks;
+    // The decoding thread's CPU clock and the reading of it at which the decode must stop (INT64_MAX: never).
+    // Written once by CPinholeVips_interrupt_start_limit, before any check that uses them.
+    clockid_t clock;
+    atomic_llong limit_us;
 };
+
+static int64_t cpu_microseconds(clockid_t clock) {
+    struct timespec now;
+    if (clock_gettime(clock, &now) != 0) {
+        return 0;
+    }
+    return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
 
 CPinholeVips_Interrupt *CPinholeVips_interrupt_new(void) {
     CPinholeVips_Interrupt *interrupt = malloc(sizeof *interrupt);
@@ -19,13 +33,18 @@ CPinholeVips_Interrupt *CPinholeVips_interrupt_new(void) {
     }
     atomic_init(&interrupt->cancelled, 0);
     atomic_init(&interrupt->reason, CPinholeVips_running);
-    atomic_init(&interrupt->deadline_us, INT64_MAX);
     atomic_init(&interrupt->ticks, 0);
+    interrupt->clock = CLOCK_THREAD_CPUTIME_ID;
+    atomic_init(&interrupt->limit_us, INT64_MAX);
     return interrupt;
 }
 
-void CPinholeVips_interrupt_start_deadline(CPinholeVips_Interrupt *interrupt, int64_t timeout_us) {
-    atomic_store(&interrupt->deadline_us, timeout_us > 0 ? g_get_monotonic_time() + timeout_us : INT64_MAX);
+void CPinholeVips_interrupt_start_limit(CPinholeVips_Interrupt *interrupt, int64_t limit_us) {
+    if (limit_us <= 0 || pthread_getcpuclockid(pthread_self(), &interrupt->clock) != 0) {
+        return;
+    }
+    int64_t start = cpu_microseconds(interrupt->clock);
+    atomic_store(&interrupt->limit_us, limit_us > INT64_MAX - start ? INT64_MAX : start + limit_us);
 }
 
 void CPinholeVips_interrupt_free(CPinholeVips_Interrupt *interrupt) { free(interrupt); }
@@ -39,9 +58,10 @@ int CPinholeVips_interrupt_check(CPinholeVips_Interrupt *interrupt) {
     if (reason != CPinholeVips_running) {
         return reason;
     }
+    int64_t limit = atomic_load(&interrupt->limit_us);
     if (atomic_load(&interrupt->cancelled)) {
         reason = CPinholeVips_cancelled;
-    } else if (g_get_monotonic_time() >= atomic_load(&interrupt->deadline_us)) {
+    } else if (limit != INT64_MAX && cpu_microseconds(interrupt->clock) >= limit) {
         reason = CPinholeVips_timed_out;
     } else {
         return CPinholeVips_running;
@@ -57,39 +77,43 @@ void CPinholeVips_interrupt_count_progress(CPinholeVips_Interrupt *interrupt) {
     atomic_fetch_add(&interrupt->ticks, 1);
 }
 
-/// libvips' "eval" signal: emitted after each tile by the thread that runs the evaluation loop, which checks the
-/// kill flag right after it (vips_sink_base_progress).
-static void on_eval(VipsImage *image, VipsProgress *progress, CPinholeVips_Interrupt *interrupt) {
-    (void)progress;
-    CPinholeVips_interrupt_count_progress(interrupt);
-    if (CPinholeVips_interrupt_check(interrupt) != CPinholeVips_running) {
-        vips_image_set_kill(image, TRUE);
-    }
-}
-
-void CPinholeVips_interrupt_watch(CPinholeVips_Interrupt *interrupt, VipsImage *image) {
-    if (interrupt == NULL) {
-        return;
-    }
-    vips_image_set_progress(image, TRUE);
-    g_signal_connect(image, "eval", G_CALLBACK(on_eval), interrupt);
-}
+/// Lines per strip: small enough to check often, large enough that a strip costs more than its bookkeeping.
+#define STRIP_LINES 16
 
 int CPinholeVips_copy_pixels_interruptible(VipsImage *image, unsigned char *dst, size_t len,
                                            CPinholeVips_Interrupt *interrupt) {
-    size_t needed = VIPS_IMAGE_SIZEOF_LINE(image) * (size_t)image->Ysize;
-    if (needed != len) {
-        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len, needed);
+    size_t line = VIPS_IMAGE_SIZEOF_LINE(image);
+    if (dst != NULL && line * (size_t)image->Ysize != len) {
+        vips_error("CPinholeVips", "pixel buffer has %zu bytes, image needs %zu", len, line * (size_t)image->Ysize);
         return -1;
     }
-    VipsImage *target = vips_image_new_from_memory(dst, len, image->Xsize, image->Ysize, image->Bands,
-                                                   image->BandFmt);
-    if (target == NULL) {
+    if (vips_image_pio_input(image)) {
         return -1;
     }
-    CPinholeVips_interrupt_watch(interrupt, target);
-    int status = vips_image_write(image, target);
-    g_object_unref(target);
+    VipsRegion *region = vips_region_new(image);
+    if (region == NULL) {
+        return -1;
+    }
+    int status = 0;
+    for (int top = 0; top < image->Ysize && status == 0; top += STRIP_LINES) {
+        if (interrupt != NULL && CPinholeVips_interrupt_check(interrupt) != CPinholeVips_running) {
+            vips_error("CPinholeVips", "%s", "decode stopped");
+            status = -1;
+            break;
+        }
+        VipsRect strip = {0, top, image->Xsize, VIPS_MIN(STRIP_LINES, image->Ysize - top)};
+        if (vips_region_prepare(region, &strip)) {
+            status = -1;
+            break;
+        }
+        for (int y = 0; dst != NULL && y < strip.height; y++) {
+            memcpy(dst + (size_t)(top + y) * line, VIPS_REGION_ADDR(region, 0, top + y), line);
+        }
+        if (interrupt != NULL) {
+            CPinholeVips_interrupt_count_progress(interrupt);
+        }
+    }
+    g_object_unref(region);
     return status;
 }
 

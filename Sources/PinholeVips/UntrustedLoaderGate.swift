@@ -13,7 +13,8 @@ import Pinhole
 /// untrusted decode enters and off when the last one leaves. Trusted decodes through trusted loaders never wait.
 ///
 /// Waiting happens on the decoding thread (a ``WorkerThreadPool`` thread, never Swift's cooperative pool) and
-/// stops when the decode is cancelled or runs past its deadline. Safe from any thread.
+/// stops when the decode is cancelled (waiting uses no CPU time, so the time limit does not run out meanwhile).
+/// Safe from any thread.
 package final class UntrustedLoaderGate: @unchecked Sendable {
     /// The gate of the process (the libvips switch it guards is process-wide).
     static let shared = UntrustedLoaderGate()
@@ -70,7 +71,7 @@ package final class UntrustedLoaderGate: @unchecked Sendable {
         state.waiting[group, default: 0] += 1
         defer { state.waiting[group, default: 0] -= 1 }
         while !state.mayEnter(group) {
-            // Wake at least every 20 ms to notice a cancellation or a deadline.
+            // Wake at least every 20 ms to notice a cancellation.
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.02))
             if let interruption, interruption.check() != .running {
                 condition.broadcast()

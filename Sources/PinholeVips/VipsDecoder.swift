@@ -52,9 +52,10 @@ public struct VipsDecoder: ImageDecoding {
     public let pool: WorkerThreadPool
     /// Whether plain JPEG thumbnails take the TurboJPEG fast path (see below); `true` by default.
     public let jpegFastPath: Bool
-    /// How long one decode may run on its thread before it is stopped with
-    /// ``PinholeError/Code/decodingTimedOut``; 10 seconds by default (``defaultDecodeDeadline``).
-    public let decodeDeadline: Duration
+    /// The CPU time one decode may use on its thread before it is stopped with
+    /// ``PinholeError/Code/decodingTimedOut``; 10 seconds by default (``defaultDecodeTimeLimit``). CPU time, not
+    /// wall-clock time: a busy machine slows a decode down but never makes it fail.
+    public let decodeTimeLimit: Duration
 
     /// Receives one-line diagnostics about decisions the decoder made for one image (for example an embedded
     /// ICC profile it ignored), on the decoding thread; `nil` by default. They also go to ``Vips/drainWarnings()``.
@@ -63,25 +64,25 @@ public struct VipsDecoder: ImageDecoding {
     /// For tests, not API: receives each decode's stop switch as its thread starts it (to watch its progress).
     package var onDecodeStart: (@Sendable (DecodeInterruption) -> Void)?
 
-    /// 10 seconds: the default ``decodeDeadline``, about 50 times the slowest decode of the 298-megapixel corpus.
-    public static let defaultDecodeDeadline: Duration = .seconds(10)
+    /// 10 seconds: the default ``decodeTimeLimit``, about 50 times the slowest decode of the 298-megapixel corpus.
+    public static let defaultDecodeTimeLimit: Duration = .seconds(10)
 
     /// - Parameters:
     ///   - pool: the threads that run libvips and TurboJPEG; ``WorkerThreadPool/cpu`` by default.
     ///   - jpegFastPath: `true` (the default) sends JPEG thumbnails that need nothing but scaling through
     ///     TurboJPEG; `false` forces the libvips path for every image (for comparisons, or to rule the fast
     ///     path out when looking into a picture).
-    ///   - decodeDeadline: how long one decode may run once a thread has started it (queueing does not count);
-    ///     10 seconds by default.
+    ///   - decodeTimeLimit: the CPU time one decode may use on its thread (time queued or waiting does not
+    ///     count); 10 seconds by default.
     ///   - onDiagnostic: receives one-line diagnostics on the decoding thread (must not block); `nil` by default.
     public init(
         pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true,
-        decodeDeadline: Duration = VipsDecoder.defaultDecodeDeadline,
+        decodeTimeLimit: Duration = VipsDecoder.defaultDecodeTimeLimit,
         onDiagnostic: (@Sendable (String) -> Void)? = nil
     ) {
         self.pool = pool
         self.jpegFastPath = jpegFastPath
-        self.decodeDeadline = decodeDeadline
+        self.decodeTimeLimit = decodeTimeLimit
         self.onDiagnostic = onDiagnostic
     }
 
@@ -97,10 +98,10 @@ public struct VipsDecoder: ImageDecoding {
     public func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
         try Task.checkCancellation()
-        let interruption = try DecodeInterruption(deadline: decodeDeadline)
+        let interruption = try DecodeInterruption(timeLimit: decodeTimeLimit)
         return try await withTaskCancellationHandler {
             let decoded = try await pool.run { [jpegFastPath, onDiagnostic, onDecodeStart] () throws -> DecodedImage in
-                interruption.startDeadline()
+                interruption.startTimeLimit()
                 onDecodeStart?(interruption)
                 return try Self.decodeUnderPolicy(
                     data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: interruption,

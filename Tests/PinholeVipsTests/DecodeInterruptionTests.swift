@@ -4,8 +4,8 @@ import Pinhole
 import PinholeVips
 import Testing
 
-/// A running libvips decode stops when its task is cancelled and when it runs past the decoder's deadline, and its
-/// thread is free at once for the next decode.
+/// A running libvips decode stops when its task is cancelled and when it uses up the decoder's CPU time limit, and
+/// its thread is free at once for the next decode.
 ///
 /// The slow input is a 16,000 × 16,000 16-bit PNG (1.5 GB of pixel data in 6 MB, ``SlowPNG``) thumbnailed to
 /// 256 px: seconds of work, reading its input in about 1,500 reads of 4 KiB (each a chance to stop). Progress is
@@ -18,8 +18,8 @@ struct DecodeInterruptionTests {
     static var totalTicks: Int { slowPNG.count / 4096 }
 
     /// A one-thread decoder named `name` that hands each decode's stop switch to `switches`.
-    static func decoder(_ name: String, deadline: Duration = .seconds(60), switches: Switches) -> VipsDecoder {
-        var decoder = VipsDecoder(pool: WorkerThreadPool(threadCount: 1, name: name), decodeDeadline: deadline)
+    static func decoder(_ name: String, timeLimit: Duration = .seconds(60), switches: Switches) -> VipsDecoder {
+        var decoder = VipsDecoder(pool: WorkerThreadPool(threadCount: 1, name: name), decodeTimeLimit: timeLimit)
         decoder.onDecodeStart = switches.append
         return decoder
     }
@@ -59,12 +59,12 @@ struct DecodeInterruptionTests {
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
-    @Test func aDecodePastItsDeadlineStopsWithDecodingTimedOut() async throws {
-        // Given a one-thread decoder whose deadline is 300 ms
+    @Test func aDecodePastItsTimeLimitStopsWithDecodingTimedOut() async throws {
+        // Given a one-thread decoder whose time limit is 300 ms of CPU time
         let switches = Switches()
-        let decoder = Self.decoder("png-deadline", deadline: .milliseconds(300), switches: switches)
+        let decoder = Self.decoder("png-limit", timeLimit: .milliseconds(300), switches: switches)
 
-        // When it thumbnails the slow PNG (seconds of work)
+        // When it thumbnails the slow PNG (seconds of CPU time)
         let error = await #expect(throws: PinholeError.self) {
             _ = try await decoder.decode(Self.slowPNG, options: Self.options)
         }
@@ -78,7 +78,7 @@ struct DecodeInterruptionTests {
     }
 
     @Test func decodesTheSlowInputWhenLeftAlone() async throws {
-        // Given a decoder with the default deadline (10 s) and a deadline far away
+        // Given a decoder whose time limit is far away
         let switches = Switches()
         let decoder = Self.decoder("png-whole", switches: switches)
 
@@ -89,17 +89,17 @@ struct DecodeInterruptionTests {
         #expect(try #require(switches.first).ticks >= Self.totalTicks)
     }
 
-    @Test func aDeadlineDoesNotCountTheTimeSpentWaitingForAThread() async throws {
-        // Given a one-thread decoder with a 2 s deadline, its thread held for 2.5 s by other work (a sleep on the
+    @Test func theTimeLimitCountsNoTimeSpentWaitingForAThread() async throws {
+        // Given a one-thread decoder with a 2 s time limit, its thread held for 2.5 s by other work (a sleep on the
         // pool's own thread, not on Swift's cooperative pool)
         let pool = WorkerThreadPool(threadCount: 1, name: "jpeg-queue")
-        let decoder = VipsDecoder(pool: pool, decodeDeadline: .seconds(2))
+        let decoder = VipsDecoder(pool: pool, decodeTimeLimit: .seconds(2))
         let blocker = Task { try await pool.run { Thread.sleep(forTimeInterval: 2.5) } }
         defer { blocker.cancel() }
         let data = try await Fixtures.caseFile("inputs/baseline.jpg")
         try await Task.sleep(for: .milliseconds(100))
 
-        // When a quick decode waits for the thread, Then it is not timed out: its clock starts on the thread
+        // When a quick decode waits for the thread, Then it is not timed out: only its own CPU time counts
         let decoded = try await decoder.decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 64)))
         #expect(decoded.image.width == 64)
         _ = try await blocker.value

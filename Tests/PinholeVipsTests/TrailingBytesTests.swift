@@ -8,7 +8,7 @@ import Testing
 ///
 /// SVG is the one exception: XML forbids content after the root element, so text after `</svg>` is a parse
 /// error (``PinholeError/Code/decodingFailed``), as in browsers.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct TrailingBytesTests {
     static let files = [
         "baseline.jpg", "progressive.jpg", "cmyk-adobe.jpg", "orient-6.jpg", "interlaced-adam7.png",
@@ -16,13 +16,12 @@ struct TrailingBytesTests {
         "avif-basic.avif", "tiff-rgba.tif", "bmp24.bmp",
     ]
 
-    /// What follows the image: 5,137 zero bytes, a line of text, a whole other JPEG, and 3,000 random bytes.
+    /// What follows the image: 5,137 zero bytes, a line of text, and a whole other JPEG (a motion photo's video
+    /// stands in for any binary).
     static func trailers() async throws -> [(String, Data)] {
-        var generator = SystemRandomNumberGenerator()
-        let random = Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        return [
+        [
             ("zeros", Data(count: 5137)), ("text", Data("uploaded with ExampleTool 2.1\n".utf8)),
-            ("jpeg", try await Fixtures.caseFile("inputs/progressive.jpg")), ("random", random),
+            ("jpeg", try await Fixtures.caseFile("inputs/progressive.jpg")),
         ]
     }
 
@@ -30,20 +29,20 @@ struct TrailingBytesTests {
     func decodesTheSameWithBytesAfterTheImage(file: String) async throws {
         // Given a complete image, and the same bytes followed by each trailer
         let whole = try await Fixtures.caseFile("inputs/" + file)
-        let options = [DecodingOptions(), DecodingOptions(thumbnail: .init(maxPixelSize: 48))]
+        let thumbnail = DecodingOptions(thumbnail: .init(maxPixelSize: 48))
+        // Full size and thumbnail on libvips, and for JPEG the thumbnail on the TurboJPEG fast path too
+        var runs = [(VipsDecoder(jpegFastPath: false), DecodingOptions()), (VipsDecoder(jpegFastPath: false), thumbnail)]
+        if file.hasSuffix(".jpg") { runs.append((VipsDecoder(), thumbnail)) }
 
-        let decoders = file.hasSuffix(".jpg") ? [VipsDecoder(), VipsDecoder(jpegFastPath: false)] : [VipsDecoder()]
-        for decoder in decoders {
-            for decodingOptions in options {
-                let reference = try await decoder.decode(whole, options: decodingOptions)
-                for (name, trailer) in try await Self.trailers() {
-                    // When the padded bytes are decoded
-                    let padded = try await decoder.decode(whole + trailer, options: decodingOptions)
+        for (decoder, options) in runs {
+            let reference = try await decoder.decode(whole, options: options)
+            for (name, trailer) in try await Self.trailers() {
+                // When the padded bytes are decoded
+                let padded = try await decoder.decode(whole + trailer, options: options)
 
-                    // Then the picture and the facts are those of the image alone
-                    #expect(padded.image == reference.image, "\(file) + \(name)")
-                    #expect(padded.info == reference.info, "\(file) + \(name)")
-                }
+                // Then the picture and the facts are those of the image alone
+                #expect(padded.image == reference.image, "\(file) + \(name)")
+                #expect(padded.info == reference.info, "\(file) + \(name)")
             }
         }
     }

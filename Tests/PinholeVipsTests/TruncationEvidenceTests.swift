@@ -5,7 +5,7 @@ import Testing
 
 /// Truncation comes from the decoders' own evidence for one decode (see ``VipsDecoder``): cut anywhere, a file
 /// either fails as truncated or, when only bytes the decoder never needs are missing, gives the same picture.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct TruncationEvidenceTests {
     static let thumbnail = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 48))
 

@@ -12,7 +12,7 @@
 #include "CPinholeVipsInterrupt.h"
 
 /// Loads `buf` with the libvips loader `loader` (a source loader's nickname: "jpegload_source", "pngload_source",
-/// "tiffload_source") at fail_on=none and computes every pixel (vips_avg). `shrink` > 1 is passed to loaders that
+/// "tiffload_source") at fail_on=none and computes every pixel (on the calling thread, checking `interrupt`). `shrink` > 1 is passed to loaders that
 /// take it (JPEG DCT scaling: the whole entropy-coded stream is still read). With `exact_reads` (TIFF: libtiff asks
 /// for exactly the bytes it needs), a read that gets fewer bytes than it asked for counts as past the end too;
 /// without it (libjpeg and libpng read ahead in 4 KiB blocks) only a read at the very end counts. Images whose
