@@ -88,7 +88,7 @@ let package = Package(
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
         .testTarget(
             name: "PinholeBenchTests",
-            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeBench", "Pinhole", "PinholeVips", "PinholeTestServer"],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.

@@ -49,6 +49,12 @@ public final class ImageSlot {
     /// Called on the main actor after every change of ``phase``; `nil` by default.
     @ObservationIgnored public var onChange: (@MainActor (ImageSlot) -> Void)?
 
+    /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
+    /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
+    /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
+    /// purpose to show that the scroll reproduction's wrong-row measure can see it.
+    @ObservationIgnored package var checksGeneration = true
+
     @ObservationIgnored private var task: Task<Void, Never>?
     @ObservationIgnored private var generation: UInt64 = 0
 
@@ -58,7 +64,7 @@ public final class ImageSlot {
 
     /// Binds the slot to `request` (or to nothing, for `nil`), cancelling the previous request's work.
     public func load(_ request: ImageRequest?) {
-        task?.cancel()
+        if checksGeneration { task?.cancel() }
         task = nil
         generation &+= 1
         self.request = request
@@ -95,7 +101,7 @@ public final class ImageSlot {
     }
 
     private func apply(_ result: Result<ImageResponse, any Error>, generation: UInt64) {
-        guard generation == self.generation else {
+        guard generation == self.generation || !checksGeneration else {
             staleResultsDropped += 1
             return
         }
