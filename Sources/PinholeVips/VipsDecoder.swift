@@ -18,8 +18,10 @@ public import Pinhole
 ///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
 /// - colour becomes 8-bit sRGB: embedded ICC profiles (Display P3, Adobe RGB, CMYK…) are converted through
 ///   the profile, CMYK without a profile uses libvips' fallback CMYK profile, untagged RGB and grey are
-///   taken as sRGB and kept exactly (no colour transform); grey whose embedded profile libvips rejects (an
-///   RGB-class profile on grey data) is decoded again without colour management rather than failing;
+///   taken as sRGB and kept exactly (no colour transform). A profile that does not fit the pixels (a grey
+///   profile on RGB, RGB on grey, CMYK on RGB…) or does not parse is ignored, as browsers ignore it: the image is
+///   then taken as untagged (CMYK through the fallback profile) and a diagnostic says so (``onDiagnostic``,
+///   ``Vips/drainWarnings()``); libvips alone would apply a grey profile to RGB data and make a grey picture;
 ///   16-bit samples become 8-bit (v >> 8, within 1 of v / 257); gAMA chunks in PNG are ignored (as libvips,
 ///   Pillow and ImageMagick do);
 /// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
@@ -29,11 +31,25 @@ public import Pinhole
 /// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
 ///
 /// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
-/// `fail_on=truncated`); a grey-filled partial image is never returned. A GIF without its trailer byte fails
-/// too, even when its first frame is complete. Failures are classified as truncated when the container is
-/// incomplete (JPEG without EOI, PNG without IEND, WebP, BMP shorter than their declared size, TIFF whose first
-/// directory lies past the end) or, for TIFF, HEIF and SVG, when libvips' message says so. Corrupt but complete
-/// data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
+/// `fail_on=truncated`); a grey-filled partial image is never returned. Whether data ends early is the decoders'
+/// own evidence for this decode, never the position of an end marker and never libvips' process-global error
+/// text: the format's libvips loader asking for bytes past the end (JPEG, PNG, TIFF, read again through a source
+/// of our own), giflib running out of bytes before the trailer (a GIF cut after a complete frame fails too),
+/// libwebpdemux finding chunks longer than the data, libheif's `heif_suberror_End_of_data`, a BMP's declared file
+/// size. Bytes after a complete image (padding, an upload tool's text, a motion photo's video) are ignored, as
+/// the decoders ignore them; SVG is the exception, since XML forbids content after the root element. Corrupt but
+/// complete data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
+///
+/// Untrusted bytes (``DecodingOptions/untrustedFormats`` set, as an untrusted ``SourcePolicy`` does): the sniffed
+/// format must be one of those formats and libvips' loader must be that format's own (`jpegload_buffer` for JPEG,
+/// …; never ImageMagick), checked before any loader reads more than magic bytes, else
+/// ``PinholeError/Code/unsupportedFormat`` says why; the decode then runs with libvips' untrusted operations
+/// blocked (`vips_block_untrusted_set`, process-wide, so trusted decodes that need such a loader wait for their
+/// turn: see `UntrustedLoaderGate`). Trusted decodes behave as before.
+///
+/// Stopping: a cancelled task stops its decode within a few KiB of input (JPEG, PNG, TIFF) or a strip of output,
+/// and frees its thread; a decode that uses more than ``decodeTimeLimit`` of CPU time stops with
+/// ``PinholeError/Code/decodingTimedOut`` (see `DecodeInterruption`).
 ///
 /// JPEG fast path (``jpegFastPath``, on by default): a JPEG thumbnail that needs nothing but scaling — YCbCr or
 /// grey, Huffman-coded 8-bit baseline or progressive, no ICC profile or an sRGB one, any EXIF orientation — is
@@ -42,10 +58,11 @@ public import Pinhole
 /// Same size and the same look as the libvips path (PSNR ≥ 35 dB, tested), at about half the cost: libvips
 /// itself stops its JPEG shrink-on-load at twice the target. CMYK/YCCK, RGB-coded and arithmetic-coded JPEGs,
 /// wide-gamut or grey ICC profiles, full-size decodes and every other format take the libvips path. The header
-/// read and limit checks come first on both paths; truncated data fails with ``PinholeError/Code/truncated``
-/// on both.
+/// read and limit checks come first on both paths; data on which libjpeg warns (truncated or corrupt) leaves the
+/// fast path for the libvips path, which decides.
 ///
-/// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
+/// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after, and stops
+/// a running decode.
 /// Safe from any isolation; values of this type are cheap to copy.
 public struct VipsDecoder: ImageDecoding {
     /// The threads that run libvips.

@@ -10,7 +10,10 @@ public import Foundation
 ///   spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`), for the first URL and
 ///   for every redirect target (through ``HTTPDataLoader/Configuration/redirectPolicy``);
 /// - keeps its limits on: pixels per frame at most ``untrustedMaxPixelCount``, frames at most
-///   ``untrustedMaxFrameCount``, bytes per source at most ``untrustedMaxBytes`` (smaller configured limits stay).
+///   ``untrustedMaxFrameCount``, bytes per source at most ``untrustedMaxBytes`` (smaller configured limits stay);
+/// - has the decoder confine itself (``DecodingOptions/untrustedFormats``): the bytes are decoded only as one of
+///   ``ImagePipeline/Configuration/untrustedFormats`` (``ImageFormat/untrustedDefault``: JPEG, PNG, GIF, WebP,
+///   HEIF, AVIF, TIFF), each by its own codec; anything else fails with ``PinholeError/Code/unsupportedFormat``.
 ///
 /// Every refusal is a ``PinholeError`` with ``PinholeError/Code/untrustedSource``, raised before any byte is sent.
 /// See ``UntrustedSourceGuard`` for what DNS rebinding can and cannot do against these checks.
