@@ -1,8 +1,15 @@
 // CPinholeVips, untrusted input and colour profiles: see include/CPinholeVipsPolicy.h.
 #include "CPinholeVipsPolicy.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+// Guards our reads and writes of operation classes' flags: the untrusted bit and the blocked bit share one word,
+// which CPinholeVips_set_untrusted_blocked writes while other threads may be looking up a loader. (libvips reads a
+// class's blocked bit only when it builds that operation; UntrustedLoaderGate keeps those builds apart from the
+// writes.)
+static pthread_mutex_t flags_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int CPinholeVips_find_loader(const void *buf, size_t len, char *name, size_t name_len, int *untrusted) {
     *untrusted = 0;
@@ -18,7 +25,9 @@ int CPinholeVips_find_loader(const void *buf, size_t len, char *name, size_t nam
         return -1;
     }
     VipsOperationClass *class = g_type_class_ref(type);
+    pthread_mutex_lock(&flags_lock);
     *untrusted = (class->flags & VIPS_OPERATION_UNTRUSTED) != 0;
+    pthread_mutex_unlock(&flags_lock);
     if (name_len > 0) {
         snprintf(name, name_len, "%s", VIPS_OBJECT_CLASS(class)->nickname);
     }
@@ -27,10 +36,12 @@ int CPinholeVips_find_loader(const void *buf, size_t len, char *name, size_t nam
 }
 
 void CPinholeVips_set_untrusted_blocked(int blocked) {
+    pthread_mutex_lock(&flags_lock);
     vips_block_untrusted_set(blocked ? TRUE : FALSE);
     if (blocked) {
         vips_operation_block_set("VipsForeignLoadSvg", FALSE);
     }
+    pthread_mutex_unlock(&flags_lock);
 }
 
 int CPinholeVips_operation_blocked(const char *nickname) {
@@ -39,7 +50,9 @@ int CPinholeVips_operation_blocked(const char *nickname) {
         return -1;
     }
     VipsOperationClass *class = g_type_class_ref(type);
+    pthread_mutex_lock(&flags_lock);
     int blocked = (class->flags & VIPS_OPERATION_BLOCKED) != 0;
+    pthread_mutex_unlock(&flags_lock);
     g_type_class_unref(class);
     return blocked;
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// A PNG that is small to store and slow to decode: `side` × `side` pixels of black, 16-bit RGB (6 bytes per pixel),
 /// so a 16,000-pixel side is 1.5 GB of pixel data in about 6 MB.
@@ -8,22 +7,22 @@ import Foundation
 /// the end-of-block code and the Adler-32 of the zeros. libpng inflates and libvips shrinks all of it, row by row,
 /// with libvips' progress reported after every output line.
 enum SlowPNG {
-    static func make(side: Int) -> Data {
+    static func make(side: Int) -> [UInt8] {
         let rowBytes = 1 + side * 6  // filter type 0, then the samples
         let rawCount = rowBytes * side
-        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        var header = Data()
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header: [UInt8] = []
         header.appendBigEndian(UInt32(side))
         header.appendBigEndian(UInt32(side))
         header.append(contentsOf: [16, 2, 0, 0, 0])  // 16-bit, RGB, deflate, adaptive filters, no interlace
         png.appendChunk("IHDR", header)
         png.appendChunk("IDAT", zlibOfZeros(count: rawCount))
-        png.appendChunk("IEND", Data())
+        png.appendChunk("IEND", [])
         return png
     }
 
     /// A zlib stream that inflates to `count` zero bytes (`count` ≥ 1).
-    static func zlibOfZeros(count: Int) -> Data {
+    static func zlibOfZeros(count: Int) -> [UInt8] {
         var bits = BitWriter()
         bits.data.append(contentsOf: [0x78, 0x01])  // deflate, 32 KiB window, no preset dictionary
         bits.write(1, count: 1)  // BFINAL
@@ -46,7 +45,7 @@ enum SlowPNG {
             for _ in 0..<8 { copy(&block) }
             let pattern = block.data
             bits.data.reserveCapacity(bits.data.count + pattern.count * (copies / 8) + 64)
-            for _ in 0..<(copies / 8) { bits.data.append(pattern) }
+            for _ in 0..<(copies / 8) { bits.data.append(contentsOf: pattern) }
             copies %= 8
         }
         for _ in 0..<copies { copy(&bits) }
@@ -60,7 +59,7 @@ enum SlowPNG {
 
     /// Packs bits least significant first, as deflate does; Huffman codes go most significant bit first.
     struct BitWriter {
-        var data = Data()
+        var data: [UInt8] = []
         private var buffer: UInt64 = 0
         private var used = 0
 
@@ -86,16 +85,16 @@ enum SlowPNG {
     }
 }
 
-extension Data {
+extension [UInt8] {
     fileprivate mutating func appendBigEndian(_ value: UInt32) {
         append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
     }
 
     /// Appends a PNG chunk: length, type, data, CRC-32 of type and data.
-    fileprivate mutating func appendChunk(_ type: String, _ body: Data) {
+    fileprivate mutating func appendChunk(_ type: String, _ body: [UInt8]) {
         appendBigEndian(UInt32(body.count))
-        let typed = Data(type.utf8) + body
-        append(typed)
+        let typed = Array(type.utf8) + body
+        append(contentsOf: typed)
         appendBigEndian(CRC32.checksum(typed))
     }
 }
@@ -106,11 +105,9 @@ enum CRC32 {
         (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
     }
 
-    static func checksum(_ data: Data) -> UInt32 {
-        data.withUnsafeBytes { bytes in
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-            return crc ^ 0xFFFF_FFFF
-        }
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
     }
 }
