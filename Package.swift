@@ -29,12 +29,17 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Fixed-argument wrappers over libvips' variadic calls and macros (Swift cannot call either).
         .target(name: "CPinholeVips", dependencies: ["CVips"]),
+        // Truncation evidence from the codec libraries themselves (Debian: libgif-dev, libwebp-dev, libheif-dev).
+        .target(
+            name: "CPinholeCodecs",
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("heif")]
+        ),
         // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev): the JPEG fast path and the benchmark's floor.
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders; TurboJPEG fast path.
         .target(
             name: "PinholeVips",
-            dependencies: ["Pinhole", "CPinholeVips", "CTurboJPEG"],
+            dependencies: ["Pinhole", "CPinholeVips", "CPinholeCodecs", "CTurboJPEG"],
             swiftSettings: strictSettings
         ),
 
@@ -100,7 +105,7 @@ let package = Package(
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
         .testTarget(
             name: "PinholeBenchTests",
-            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer", "PinholeTestSupport"],
+            dependencies: ["PinholeBench", "Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.

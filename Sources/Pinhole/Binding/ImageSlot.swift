@@ -52,6 +52,12 @@ public final class ImageSlot {
     /// Called on the main actor after every change of ``phase``; `nil` by default.
     @ObservationIgnored public var onChange: (@MainActor (ImageSlot) -> Void)?
 
+    /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
+    /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
+    /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
+    /// purpose to show that the scroll reproduction's wrong-row measure can see it.
+    @ObservationIgnored package var checksGeneration = true
+
     @ObservationIgnored private var task: Task<Void, Never>?
     @ObservationIgnored private var imageTask: ImageTask?
     @ObservationIgnored private var generation: UInt64 = 0
@@ -72,7 +78,7 @@ public final class ImageSlot {
             imageTask?.priority = request.priority
             return
         }
-        stop()
+        stop(cancellingTheRunningLoad: checksGeneration)
         self.request = request
         guard let request else { return setPhase(.empty) }
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
@@ -100,10 +106,12 @@ public final class ImageSlot {
     }
 
     /// Cancels the running load, if any, and makes any result still on its way stale.
-    private func stop() {
-        imageTask?.cancel()
+    private func stop(cancellingTheRunningLoad cancels: Bool = true) {
+        if cancels {
+            imageTask?.cancel()
+            task?.cancel()
+        }
         imageTask = nil
-        task?.cancel()
         task = nil
         generation &+= 1
     }
@@ -115,7 +123,7 @@ public final class ImageSlot {
     }
 
     private func apply(_ result: Result<ImageResponse, any Error>, generation: UInt64) {
-        guard generation == self.generation else {
+        guard generation == self.generation || !checksGeneration else {
             staleResultsDropped += 1
             return
         }

@@ -13,7 +13,8 @@ public import Foundation
 ///
 /// - Throws: ``PinholeError`` (``PinholeError/Code/emptyData``, ``PinholeError/Code/notAnImage``,
 ///   ``PinholeError/Code/unsupportedFormat``, ``PinholeError/Code/truncated``,
-///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/decodingFailed``), or `CancellationError`.
+///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/decodingFailed``,
+///   ``PinholeError/Code/decodingTimedOut``), or `CancellationError`.
 public protocol ImageDecoding: Sendable {
     /// Decodes `data` into a thumbnail as `options` say. Safe to call from any isolation.
     func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage
@@ -32,15 +33,23 @@ public struct DecodingOptions: Sendable, Hashable {
     public var maxPixelCount: Int
     /// The most frames an animation may declare; 1,000 by default. Only the first is decoded.
     public var maxFrameCount: Int
+    /// `nil` (the default) trusts the bytes: any format the decoder reads. Otherwise the bytes come from an
+    /// untrusted source (``SourcePolicy/untrusted(allowedFileRoot:)``) and may be decoded only as one of these
+    /// formats (``ImageFormat/untrustedDefault`` unless the caller asks for more, such as ``ImageFormat/svg``):
+    /// anything else fails with ``PinholeError/Code/unsupportedFormat``, and the decoder confines itself (only the
+    /// codec of the sniffed format runs; codecs its library marks unsafe for untrusted input are switched off).
+    public var untrustedFormats: Set<ImageFormat>?
 
     public init(
         thumbnail: ThumbnailOptions? = nil,
         maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount,
-        maxFrameCount: Int = 1000
+        maxFrameCount: Int = 1000,
+        untrustedFormats: Set<ImageFormat>? = nil
     ) {
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
+        self.untrustedFormats = untrustedFormats
     }
 }
 

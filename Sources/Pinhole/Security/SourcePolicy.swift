@@ -13,7 +13,10 @@ public import Foundation
 ///   that resolves to a public address for the first check and to a private one for the connection (DNS
 ///   rebinding) is refused before a SYN is sent;
 /// - keeps its limits on: pixels per frame at most ``untrustedMaxPixelCount``, frames at most
-///   ``untrustedMaxFrameCount``, bytes per source at most ``untrustedMaxBytes`` (smaller configured limits stay).
+///   ``untrustedMaxFrameCount``, bytes per source at most ``untrustedMaxBytes`` (smaller configured limits stay);
+/// - has the decoder confine itself (``DecodingOptions/untrustedFormats``): the bytes are decoded only as one of
+///   ``ImagePipeline/Configuration/untrustedFormats`` (``ImageFormat/untrustedDefault``: JPEG, PNG, GIF, WebP,
+///   HEIF, AVIF, TIFF), each by its own codec; anything else fails with ``PinholeError/Code/unsupportedFormat``.
 ///
 /// Every refusal is a ``PinholeError`` with ``PinholeError/Code/untrustedSource``, raised before any byte is sent
 /// to the refused address. See ``UntrustedSourceGuard`` for the two checks.
