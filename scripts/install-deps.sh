@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs, with apt-get and only when absent, the Debian packages Pinhole needs to build, test and run
-# its demo: libvips (decoder), its command-line tools (the benchmark's reference), TurboJPEG, tmux (terminal
-# tests) and the packages that carry the real photographs of the corpus and the tools that derive from them.
+# its demo: libvips (decoder), its command-line tools (the benchmark's reference), TurboJPEG and libjpeg (JPEG
+# fast paths), tmux (terminal tests) and the packages that carry the real photographs of the corpus and the tools
+# that derive from them.
 set -euo pipefail
 
 PACKAGES=(
-  pkg-config libvips-dev libvips-tools libturbojpeg0-dev
+  pkg-config libvips-dev libvips-tools libturbojpeg0-dev libjpeg62-turbo-dev
   lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
   imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip python3 python3-pip tmux
 )

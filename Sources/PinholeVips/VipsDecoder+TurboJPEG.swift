@@ -9,7 +9,7 @@ import Pinhole
 ///
 /// Taken only for JPEGs that need nothing but scaling (``isJPEGFastPathEligible(_:)``); every other image, and
 /// every JPEG TurboJPEG cannot parse, goes the libvips way. Sniffing, the header read and the pixel-limit checks
-/// happen before either path, in ``decodeNow(_:format:options:jpegFastPath:)``.
+/// happen before either path, in ``decodeNow(_:format:options:jpegFastPath:dcOnly:)``.
 extension VipsDecoder {
     /// Whether `data` is a JPEG the fast path decodes to the same picture as libvips: Huffman-coded baseline,
     /// extended or progressive, 8-bit, YCbCr or grey as libjpeg sees it (SOF components, Adobe APP14 transform,
@@ -51,7 +51,7 @@ extension VipsDecoder {
     /// - Throws: ``PinholeError/Code/truncated`` for data that ends early (never a grey-filled image),
     ///   ``PinholeError/Code/decodingFailed`` with TurboJPEG's or libvips' message.
     static func turboJPEGThumbnail(
-        _ data: Data, header: VipsHeader, box: (width: Int, height: Int)
+        _ data: Data, header: VipsHeader, box: (width: Int, height: Int), dcOnly: Bool = true
     ) throws -> PixelImage? {
         guard markersAllowFastPath(data) else { return nil }
         let decoder = try TurboJPEGDecoder()
@@ -64,6 +64,11 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             let factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             let grey = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue)
+            if dcOnly, factor.num * Int32(dcOnlyScaleDenominator) == factor.denom,
+                let pixels = try progressiveDCOnlyPixels(bytes, bands: grey ? 1 : 3)
+            {
+                return pixels
+            }
             return try decoder.decode(bytes, header: jpeg, factor: factor, grey: grey, endsEarly: endsEarly)
         }
         guard let scaled else { return nil }

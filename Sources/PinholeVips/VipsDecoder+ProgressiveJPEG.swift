@@ -1,0 +1,75 @@
+import CTurboJPEG
+package import Foundation
+package import Pinhole
+
+/// DC-only decoding of progressive JPEGs: when the fast path decodes at 1/8 scale, libjpeg gets the file without
+/// the AC scans it would decode for nothing (``JPEGScanFilter``), with block smoothing off.
+///
+/// Why it is exact: at 1/8 libjpeg's 1×1 inverse DCT reads each block's DC coefficient alone, and with every DC
+/// scan (first and refinement passes) present the DC coefficients are complete. Block smoothing is what would
+/// differ — libjpeg estimates missing AC coefficients from neighbouring DC values when it has not seen them
+/// (up to 45 levels of difference) — so it is switched off; with all scans present it never applies, so the
+/// whole-file decode it is compared with is unaffected. Components that libjpeg gives a larger inverse DCT at
+/// that scale (subsampled chroma of 4:2:0 files gets a 2×2 one instead of upsampling) keep all their AC scans.
+/// `Tests/PinholeVipsTests/ProgressiveDCOnlyTests.swift` checks the result against TurboJPEG's whole-file 1/8
+/// decode on every progressive corpus photo and fixture (at most 1 level of difference; measured: identical).
+///
+/// At 1/4 and 1/2 nothing is dropped: libjpeg's reduced inverse DCTs (`jpeg_idct_2x2`, `jpeg_idct_4x4`) read
+/// coefficients up to row and column 7, which every AC scan of the usual scan scripts covers, so there is no
+/// spectral band to leave out (see BENCHMARKS.md for the approximations measured and rejected).
+extension VipsDecoder {
+    /// The decode scale this path takes: 1/8.
+    static let dcOnlyScaleDenominator = 8
+
+    /// The 1/8-scale pixels of the progressive JPEG in `bytes`, decoded from its DC scans and the AC scans of
+    /// components that need them; `nil` when the data is not a progressive JPEG libjpeg reads, has no AC scan to
+    /// leave out, or its markers are not understood (the caller then decodes the whole file as before).
+    ///
+    /// - Parameter bands: 1 (grey) or 3 (RGB), as TurboJPEG would be asked.
+    /// - Throws: ``PinholeError/Code/truncated`` when libjpeg reports that the data ends before EOI (never a
+    ///   grey-filled image), ``PinholeError/Code/decodingFailed`` with libjpeg's message.
+    static func progressiveDCOnlyPixels(
+        _ bytes: UnsafeRawBufferPointer, bands: Int
+    ) throws -> TurboJPEGDecoder.ScaledPixels? {
+        guard let frame = LibJPEG.frame(bytes, scaleDenominator: dcOnlyScaleDenominator), frame.isProgressive else {
+            return nil
+        }
+        let dcOnly = Set(frame.components.filter { $0.idctSize == 1 }.map(\.id))
+        guard !dcOnly.isEmpty, let filtered = JPEGScanFilter.droppingACScans(of: bytes, dcOnlyComponents: dcOnly),
+            filtered.droppedScans > 0
+        else { return nil }
+        let (pixels, report) = try filtered.bytes.withUnsafeBytes { stream in
+            try LibJPEG.decode(
+                stream, scaleDenominator: dcOnlyScaleDenominator, bands: bands, width: frame.outputWidth,
+                height: frame.outputHeight)
+        }
+        if report.prematureEnd {
+            throw PinholeError(.truncated, "jpeg data ends early (\(report.message))", detectedType: "jpeg")
+        }
+        return TurboJPEGDecoder.ScaledPixels(
+            width: frame.outputWidth, height: frame.outputHeight, bands: bands, pixels: pixels)
+    }
+
+    /// The 1/8-scale decode of the JPEG in `data` as the fast path makes it — from the DC scans only (`dcOnly`) or
+    /// from every scan by TurboJPEG — as `gray8` or `rgb8` pixels in stored orientation, before any resize; `nil`
+    /// when TurboJPEG cannot read the header, or `dcOnly` and ``progressiveDCOnlyPixels(_:bands:)`` declines the
+    /// data. Not API: for the exactness tests, the fuzz target and the stage profile. Blocking.
+    ///
+    /// - Throws: the ``PinholeError`` codes of the decode (``PinholeError/Code/truncated``,
+    ///   ``PinholeError/Code/decodingFailed``).
+    package static func oneEighthScaleDecode(_ data: Data, dcOnly: Bool) throws -> PixelImage? {
+        let decoder = try TurboJPEGDecoder()
+        let endsEarly = containerLooksTruncated(data, format: .jpeg)
+        let scaled = try data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
+            guard let header = decoder.header(bytes) else { return nil }
+            let grey = header.colourSpace == Int32(TJCS_GRAY.rawValue)
+            if dcOnly { return try progressiveDCOnlyPixels(bytes, bands: grey ? 1 : 3) }
+            let factor = tjscalingfactor(num: 1, denom: Int32(dcOnlyScaleDenominator))
+            return try decoder.decode(bytes, header: header, factor: factor, grey: grey, endsEarly: endsEarly)
+        }
+        guard let scaled else { return nil }
+        return PixelImage(
+            width: scaled.width, height: scaled.height, pixelFormat: scaled.bands == 1 ? .gray8 : .rgb8,
+            pixels: scaled.pixels)
+    }
+}
