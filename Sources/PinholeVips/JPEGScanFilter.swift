@@ -14,7 +14,10 @@ import Darwin
 /// and in order — SOI, every marker segment (APPn, DQT, DHT, DRI, SOF, COM …, wherever it appears), every kept
 /// scan with its entropy-coded data, and EOI — and leaves out the whole scan (its SOS segment and its data) of an
 /// AC scan whose one component is in `dcOnlyComponents`. Every AC scan of such a component goes, first passes and
-/// refinements alike, so no kept refinement scan depends on a dropped one.
+/// refinements alike, so no kept refinement scan depends on a dropped one. An AC scan that comes before any kept
+/// scan of its component (out of order: T.81 wants the DC scan first) is kept, because libjpeg latches a
+/// component's quantization table at the first scan that holds it, and a DQT between the two would otherwise
+/// change how its DC coefficients are dequantized.
 ///
 /// The end of a scan's entropy-coded data is the first `0xFF` followed by a byte other than `0x00` (a stuffed
 /// `0xFF`), `0xD0…0xD7` (a restart marker) or `0xFF` (a fill byte) (T.81 B.1.1.2, B.1.1.5).
@@ -43,6 +46,7 @@ package enum JPEGScanFilter {
         var result = Result(bytes: [0xFF, 0xD8], keptScans: 0, droppedScans: 0)
         result.bytes.reserveCapacity(count / 4)
         var position = 2
+        var componentsSeen = Set<UInt8>()
         while position < count {
             guard data[position] == 0xFF else { return nil }
             guard position + 1 < count else {
@@ -80,11 +84,14 @@ package enum JPEGScanFilter {
             }
             guard let scan = Scan(data, sosAt: position, length: length) else { return nil }
             let dataEnd = endOfEntropyCodedData(data, from: segmentEnd)
-            if scan.isAC, scan.componentIDs.count == 1, dcOnlyComponents.contains(scan.componentIDs[0]) {
+            if scan.isAC, scan.componentIDs.count == 1, dcOnlyComponents.contains(scan.componentIDs[0]),
+                componentsSeen.contains(scan.componentIDs[0])
+            {
                 result.droppedScans += 1
             } else {
                 copy(data, position..<dataEnd, to: &result.bytes)
                 result.keptScans += 1
+                componentsSeen.formUnion(scan.componentIDs)
             }
             position = dataEnd
         }

@@ -94,21 +94,37 @@ struct JPEGScanFilterTests {
     }
 
     @Test func treatsStuffedBytesRestartMarkersAndFillBytesAsScanData() throws {
-        // Given a progressive-style stream: SOI, an AC scan of component 1 whose data holds a stuffed 0xFF, a
-        // restart marker and fill bytes before EOI
+        // Given a progressive-style stream: SOI, a DC scan of component 1, then an AC scan of it whose data holds
+        // a stuffed 0xFF, a restart marker and fill bytes before EOI
+        let dcScan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x56]
         let sos: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x3F, 0x00]
         let scanData: [UInt8] = [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD3, 0x56, 0xFF, 0xFF]
-        let stream: [UInt8] = [0xFF, 0xD8] + sos + scanData + [0xFF, 0xD9]
+        let stream: [UInt8] = [0xFF, 0xD8] + dcScan + sos + scanData + [0xFF, 0xD9]
 
         // When component 1 is DC-only, or not
         let dropped = try #require(Self.filter(stream, dcOnly: [1]))
         let kept = try #require(Self.filter(stream, dcOnly: [2]))
 
         // Then the whole scan goes up to EOI's marker, or stays byte for byte
-        #expect(dropped.bytes == [0xFF, 0xD8, 0xFF, 0xD9])
-        #expect((dropped.keptScans, dropped.droppedScans) == (0, 1))
+        #expect(dropped.bytes == [0xFF, 0xD8] + dcScan + [0xFF, 0xD9])
+        #expect((dropped.keptScans, dropped.droppedScans) == (1, 1))
         #expect(kept.bytes == stream)
-        #expect((kept.keptScans, kept.droppedScans) == (1, 0))
+        #expect((kept.keptScans, kept.droppedScans) == (2, 0))
+    }
+
+    @Test func keepsAnACScanThatComesBeforeItsComponentsFirstScan() throws {
+        // Given a stream whose AC scan of component 1 comes before the DC scan (libjpeg latches a component's
+        // quantization table at its first scan, so that scan must stay)
+        let acScan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x3F, 0x00, 0x12, 0x34]
+        let dcScan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x56]
+        let stream: [UInt8] = [0xFF, 0xD8] + acScan + dcScan + acScan + [0xFF, 0xD9]
+
+        // When component 1 is DC-only
+        let result = try #require(Self.filter(stream, dcOnly: [1]))
+
+        // Then the first AC scan stays and only the one after the DC scan goes
+        #expect(result.bytes == [0xFF, 0xD8] + acScan + dcScan + [0xFF, 0xD9])
+        #expect((result.keptScans, result.droppedScans) == (2, 1))
     }
 
     @Test(arguments: [
