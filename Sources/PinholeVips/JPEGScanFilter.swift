@@ -22,6 +22,12 @@ import Darwin
 /// The end of a scan's entropy-coded data is the first `0xFF` followed by a byte other than `0x00` (a stuffed
 /// `0xFF`), `0xD0…0xD7` (a restart marker) or `0xFF` (a fill byte) (T.81 B.1.1.2, B.1.1.5).
 ///
+/// The filter also reads, from every scan header, which components the file sends completely: every coefficient
+/// (DC and AC 1…63) down to its last bit (successive approximation `Al = 0`), as libjpeg tracks it (`coef_bits`,
+/// the `Al` of the last scan that covered each coefficient). For a component that is not complete, libjpeg's
+/// whole-file decode smooths blocks (it estimates the unknown coefficients, DC included); the caller must then
+/// decode the whole file to get the same picture.
+///
 /// Data that ends early is copied as far as it goes, without an EOI added, so the decoder sees the same premature
 /// end it would see in the whole file (libjpeg's `JWRN_JPEG_EOF`). Anything the filter does not understand —
 /// bytes between segments that are not a marker, a segment length under 2, an SOS segment whose length does not
@@ -36,6 +42,8 @@ package enum JPEGScanFilter {
         package var keptScans: Int
         /// AC scans left out.
         package var droppedScans: Int
+        /// Components whose every coefficient some scan, kept or dropped, sends down to its last bit.
+        package var completeComponents: Set<UInt8> = []
     }
 
     /// The JPEG in `data` without the AC scans of the components in `dcOnlyComponents` (component ids, the `Ci` of
@@ -47,6 +55,7 @@ package enum JPEGScanFilter {
         result.bytes.reserveCapacity(count / 4)
         var position = 2
         var componentsSeen = Set<UInt8>()
+        var progression = Progression()
         while position < count {
             guard data[position] == 0xFF else { return nil }
             guard position + 1 < count else {
@@ -60,6 +69,7 @@ package enum JPEGScanFilter {
                 continue
             case 0xD9:  // EOI: done; anything after it is not part of the image
                 result.bytes += [0xFF, 0xD9]
+                result.completeComponents = progression.completeComponents
                 return result
             case 0x01, 0xD0...0xD8:  // markers without a length (TEM, RSTn, SOI)
                 result.bytes += [0xFF, marker]
@@ -84,6 +94,7 @@ package enum JPEGScanFilter {
             }
             guard let scan = Scan(data, sosAt: position, length: length) else { return nil }
             let dataEnd = endOfEntropyCodedData(data, from: segmentEnd)
+            progression.record(scan)
             if scan.isAC, scan.componentIDs.count == 1, dcOnlyComponents.contains(scan.componentIDs[0]),
                 componentsSeen.contains(scan.componentIDs[0])
             {
@@ -95,22 +106,52 @@ package enum JPEGScanFilter {
             }
             position = dataEnd
         }
+        result.completeComponents = progression.completeComponents
         return result
+    }
+
+    /// For each component, the successive-approximation bit (`Al`) of the last scan that covered each of its 64
+    /// coefficients, −1 before any did (libjpeg's `coef_bits`).
+    private struct Progression {
+        var lastBit: [UInt8: [Int8]] = [:]
+
+        mutating func record(_ scan: Scan) {
+            guard scan.spectralStart <= scan.spectralEnd, scan.spectralEnd <= 63 else { return }
+            for component in scan.componentIDs {
+                var bits = lastBit[component] ?? [Int8](repeating: -1, count: 64)
+                for coefficient in Int(scan.spectralStart)...Int(scan.spectralEnd) {
+                    bits[coefficient] = Int8(scan.successiveLow)
+                }
+                lastBit[component] = bits
+            }
+        }
+
+        var completeComponents: Set<UInt8> {
+            Set(lastBit.filter { $0.value.allSatisfy { $0 == 0 } }.keys)
+        }
     }
 
     /// The parameters of one SOS segment (T.81 B.2.3) that the filter needs.
     private struct Scan {
         var componentIDs: [UInt8]
+        /// `Ss` and `Se`: the first and last coefficient (zigzag order) the scan carries.
+        var spectralStart: UInt8
+        var spectralEnd: UInt8
+        /// `Al`: the bit position the scan refines to (0 = the last bit).
+        var successiveLow: UInt8
         /// `Ss > 0`: the scan carries AC coefficients.
-        var isAC: Bool
+        var isAC: Bool { spectralStart > 0 }
 
         /// `nil` when the segment's length does not match its component count (1…4).
         init?(_ data: UnsafeRawBufferPointer, sosAt position: Int, length: Int) {
             guard length >= 3 else { return nil }
             let componentCount = Int(data[position + 4])
             guard (1...4).contains(componentCount), length == 6 + 2 * componentCount else { return nil }
+            let parameters = position + 5 + 2 * componentCount
             componentIDs = (0..<componentCount).map { data[position + 5 + 2 * $0] }
-            isAC = data[position + 5 + 2 * componentCount] > 0
+            spectralStart = data[parameters]
+            spectralEnd = data[parameters + 1]
+            successiveLow = data[parameters + 2] & 0x0F
         }
     }
 

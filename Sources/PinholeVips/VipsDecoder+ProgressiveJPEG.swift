@@ -23,7 +23,9 @@ extension VipsDecoder {
 
     /// The 1/8-scale pixels of the progressive JPEG in `bytes`, decoded from its DC scans and the AC scans of
     /// components that need them; `nil` when the data is not a progressive JPEG libjpeg reads, has no AC scan to
-    /// leave out, or its markers are not understood (the caller then decodes the whole file as before).
+    /// leave out, does not send every coefficient of every component to its last bit (libjpeg would smooth such
+    /// a file's blocks; a file cut short is one), or its markers are not understood (the caller then decodes
+    /// the whole file as before).
     ///
     /// - Parameter bands: 1 (grey) or 3 (RGB), as TurboJPEG would be asked.
     /// - Throws: ``PinholeError/Code/truncated`` when libjpeg reports that the data ends before EOI (never a
@@ -36,7 +38,7 @@ extension VipsDecoder {
         }
         let dcOnly = Set(frame.components.filter { $0.idctSize == 1 }.map(\.id))
         guard !dcOnly.isEmpty, let filtered = JPEGScanFilter.droppingACScans(of: bytes, dcOnlyComponents: dcOnly),
-            filtered.droppedScans > 0
+            filtered.droppedScans > 0, frame.components.allSatisfy({ filtered.completeComponents.contains($0.id) })
         else { return nil }
         let (pixels, report) = try filtered.bytes.withUnsafeBytes { stream in
             try LibJPEG.decode(

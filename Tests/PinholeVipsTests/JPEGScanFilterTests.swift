@@ -70,6 +70,9 @@ struct JPEGScanFilterTests {
         #expect(result.keptScans == expected.count)
         #expect(result.bytes.suffix(2) == [0xFF, 0xD9])
 
+        // And the file sends every coefficient of its three components to the last bit
+        #expect(result.completeComponents == [1, 2, 3])
+
         // And with every component DC-only, only the DC scans (first and refinement passes) remain
         let dcScans = try #require(Self.filter(bytes, dcOnly: [1, 2, 3]))
         #expect(Self.scans(dcScans.bytes) == original.filter { $0.spectralStart == 0 })
@@ -89,6 +92,12 @@ struct JPEGScanFilterTests {
 
         // Then neither stream gains an end-of-image marker the data did not have
         #expect(keeping.bytes == cut)
+        // And the component whose last scan is cut still counts as complete by its scan headers (its data ends
+        // early: the decoder reports that), while a file cut before that scan's header does not
+        #expect(keeping.completeComponents.isSuperset(of: last.componentIDs))
+        let sosOfLast = try #require((0..<whole.count - 1).last { whole[$0] == 0xFF && whole[$0 + 1] == 0xDA })
+        let shorter = try #require(Self.filter(Array(whole.prefix(sosOfLast)), dcOnly: []))
+        #expect(shorter.completeComponents.isDisjoint(with: last.componentIDs))
         #expect(dropping.bytes.suffix(2) != [0xFF, 0xD9])
         #expect(dropping.bytes.count < cut.count)
     }

@@ -125,11 +125,12 @@ struct ProgressiveDCOnlyTests {
         try #require(whole.count == 100_319)
         let cut = Data(whole.prefix(length))
         // When it is decoded at 1/8 from its DC scans, or thumbnailed through the decoder
-        // Then both fail as truncated: never a grey-filled image. (Cut before its first AC scan, at 50 794, there
-        // is nothing to leave out: the DC-only path declines it and the whole-file decode reports the truncation.)
+        // Then both fail as truncated: never a grey-filled image. (Cut before its last scan's header, at 100 284,
+        // scans are missing, so the file no longer sends every coefficient: the DC-only path declines it and the
+        // whole-file decode reports the truncation.)
         do {
             let image = try VipsDecoder.oneEighthScaleDecode(cut, dcOnly: true)
-            #expect(image == nil && length < 50_794, "the DC-only path returned an image for truncated data")
+            #expect(image == nil && length < 100_284, "the DC-only path returned an image for truncated data")
         } catch {
             #expect((error as? PinholeError)?.code == .truncated, "\(error)")
         }
@@ -138,5 +139,19 @@ struct ProgressiveDCOnlyTests {
         } throws: { error in
             (error as? PinholeError)?.code == .truncated
         }
+    }
+
+    @Test func declinesAProgressiveJPEGThatDoesNotSendEveryCoefficient() async throws {
+        // Given a complete-looking progressive JPEG (EOI and all) whose last scan, the final luma AC refinement
+        // (bytes 100 284 ..< 100 317), was removed: libjpeg's whole-file decode smooths such blocks
+        let whole = try await Fixtures.caseFile("inputs/large-progressive-4096x4096.jpg")
+        try #require(whole.count == 100_319)
+        let incomplete = whole.prefix(100_284) + whole.suffix(from: 100_317)
+        // When the DC-only path is asked for its 1/8 decode
+        let image = try await Self.pool.run { try VipsDecoder.oneEighthScaleDecode(Data(incomplete), dcOnly: true) }
+        // Then it declines (the fast path then decodes every scan, as before), and the thumbnail is still made
+        #expect(image == nil)
+        let thumbnail = try await dcOnly.decode(Data(incomplete), options: .init(thumbnail: .init(maxPixelSize: 360)))
+        #expect((thumbnail.image.width, thumbnail.image.height) == (360, 360))
     }
 }
