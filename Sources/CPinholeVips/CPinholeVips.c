@@ -310,6 +310,20 @@ int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len) {
     return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
 }
 
+int CPinholeVips_decode_only(const void *buf, size_t len, const char *option_string) {
+    VipsImage *image = vips_image_new_from_buffer(buf, len, option_string, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        return -1;
+    }
+    VipsImage *memory = vips_image_copy_memory(image);
+    g_object_unref(image);
+    if (memory == NULL) {
+        return -1;
+    }
+    g_object_unref(memory);
+    return 0;
+}
+
 void CPinholeVips_unref(VipsImage *image) {
     if (image != NULL) {
         g_object_unref(image);

@@ -21,11 +21,15 @@ extension VipsDecoder {
     /// The decode scale this path takes: 1/8.
     static let dcOnlyScaleDenominator = 8
 
+    /// What the DC-only route decodes: libjpeg's frame at 1/8 and the filtered stream.
+    struct DCOnlyStream {
+        var frame: LibJPEG.Frame
+        var filtered: JPEGScanFilter.Result
+    }
+
     /// The 1/8-scale pixels of the progressive JPEG in `bytes`, decoded from its DC scans and the AC scans of
-    /// components that need them; `nil` when the data is not a progressive JPEG libjpeg reads, has no AC scan to
-    /// leave out, does not send every coefficient of every component to its last bit (libjpeg would smooth such
-    /// a file's blocks; a file cut short is one), or its markers are not understood (the caller then decodes
-    /// the whole file as before).
+    /// components that need them; `nil` when ``progressiveDCOnlyStream(_:)`` declines the data (the caller then
+    /// decodes the whole file as before).
     ///
     /// - Parameter bands: 1 (grey) or 3 (RGB), as TurboJPEG would be asked.
     /// - Throws: ``PinholeError/Code/truncated`` when libjpeg reports that the data ends before EOI (never a
@@ -33,6 +37,15 @@ extension VipsDecoder {
     static func progressiveDCOnlyPixels(
         _ bytes: UnsafeRawBufferPointer, bands: Int
     ) throws -> TurboJPEGDecoder.ScaledPixels? {
+        guard let stream = progressiveDCOnlyStream(bytes) else { return nil }
+        return try progressiveDCOnlyDecode(stream, bands: bands)
+    }
+
+    /// libjpeg's frame at 1/8 and the stream without the AC scans its 1×1 inverse DCTs never read; `nil` when the
+    /// data is not a progressive JPEG libjpeg reads, has no AC scan to leave out, does not send every coefficient
+    /// of every component to its last bit (libjpeg would smooth such a file's blocks; a file cut short is one), or
+    /// its markers are not understood.
+    static func progressiveDCOnlyStream(_ bytes: UnsafeRawBufferPointer) -> DCOnlyStream? {
         guard let frame = LibJPEG.frame(bytes, scaleDenominator: dcOnlyScaleDenominator), frame.isProgressive else {
             return nil
         }
@@ -40,16 +53,23 @@ extension VipsDecoder {
         guard !dcOnly.isEmpty, let filtered = JPEGScanFilter.droppingACScans(of: bytes, dcOnlyComponents: dcOnly),
             filtered.droppedScans > 0, frame.components.allSatisfy({ filtered.completeComponents.contains($0.id) })
         else { return nil }
-        let (pixels, report) = try filtered.bytes.withUnsafeBytes { stream in
+        return DCOnlyStream(frame: frame, filtered: filtered)
+    }
+
+    /// Decodes the filtered stream at 1/8 (block smoothing off).
+    ///
+    /// - Throws: as ``progressiveDCOnlyPixels(_:bands:)``.
+    static func progressiveDCOnlyDecode(_ stream: DCOnlyStream, bands: Int) throws -> TurboJPEGDecoder.ScaledPixels {
+        let (pixels, report) = try stream.filtered.bytes.withUnsafeBytes { bytes in
             try LibJPEG.decode(
-                stream, scaleDenominator: dcOnlyScaleDenominator, bands: bands, width: frame.outputWidth,
-                height: frame.outputHeight)
+                bytes, scaleDenominator: dcOnlyScaleDenominator, bands: bands, width: stream.frame.outputWidth,
+                height: stream.frame.outputHeight)
         }
         if report.prematureEnd {
             throw PinholeError(.truncated, "jpeg data ends early (\(report.message))", detectedType: "jpeg")
         }
         return TurboJPEGDecoder.ScaledPixels(
-            width: frame.outputWidth, height: frame.outputHeight, bands: bands, pixels: pixels)
+            width: stream.frame.outputWidth, height: stream.frame.outputHeight, bands: bands, pixels: pixels)
     }
 
     /// The 1/8-scale decode of the JPEG in `data` as the fast path makes it — from the DC scans only (`dcOnly`) or

@@ -77,7 +77,7 @@ extension VipsDecoder {
 
     /// libvips' `vips_thumbnail_image` on TurboJPEG's pixels (no copy in): lanczos3 to exactly `box`, then the
     /// EXIF rotation, then the copy out as a ``PixelImage`` (grey stays `gray8`, colour is `rgb8`).
-    private static func resize(
+    static func resize(
         _ scaled: TurboJPEGDecoder.ScaledPixels, orientation: Int, box: (width: Int, height: Int)
     ) throws -> PixelImage {
         let failure = { (message: String) in

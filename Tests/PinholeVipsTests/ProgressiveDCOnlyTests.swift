@@ -22,7 +22,9 @@ struct ProgressiveDCOnlyTests {
 
     /// Every progressive fixture: the cases' and `Tests/Fixtures/progressive`.
     static let progressiveFixtures: [String] = {
-        let directories = [Fixtures.cases.appendingPathComponent("inputs"), Fixtures.root.appendingPathComponent("progressive")]
+        let directories = [
+            Fixtures.cases.appendingPathComponent("inputs"), Fixtures.root.appendingPathComponent("progressive"),
+        ]
         return directories.flatMap { directory in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             return names.sorted().map { directory.appendingPathComponent($0).path }.filter { path in
@@ -82,7 +84,8 @@ struct ProgressiveDCOnlyTests {
     }
 
     @Test func theCorpusHasProgressivePhotos() throws {
-        try #require(FileManager.default.fileExists(atPath: CorpusTests.corpus.path), "no photo corpus: run `make corpus`")
+        let corpus = CorpusTests.corpus.path
+        try #require(FileManager.default.fileExists(atPath: corpus), "no photo corpus: run `make corpus`")
         #expect(Self.progressiveCorpusPhotos.count >= 10, "\(Self.progressiveCorpusPhotos)")
         #expect(Self.progressiveFixtures.count >= 10, "\(Self.progressiveFixtures)")
     }

@@ -1,0 +1,147 @@
+import CPinholeVips
+import CTurboJPEG
+package import Foundation
+package import Pinhole
+
+extension VipsDecoder {
+    /// One thumbnail's decode cut into the stages ``decodeNow(_:format:options:jpegFastPath:dcOnly:)`` runs, each
+    /// callable alone so that `pinhole bench thumbnail --stages` can time it. Not API.
+    ///
+    /// The route is chosen as `decodeNow` chooses it (fast path eligibility, DCT scale with headroom, DC-only at
+    /// 1/8); `Tests/PinholeVipsTests/StagedThumbnailTests.swift` checks that the stages put together give
+    /// `decodeNow`'s pixels on every route. Blocking: call on a worker thread.
+    package struct StagedThumbnail {
+        /// Which decoder makes the pixels.
+        package enum Route: String, Sendable {
+            /// TurboJPEG at a DCT scale, every scan.
+            case turboJPEG = "TurboJPEG"
+            /// libjpeg at 1/8 from the DC scans (progressive JPEG).
+            case dcOnly = "libjpeg DC-only"
+            /// `vips_thumbnail_buffer` (shrink-on-load where the loader has it).
+            case libvips
+        }
+
+        /// The stream the DC-only route decodes (opaque outside this module).
+        package struct Input {
+            let stream: DCOnlyStream
+        }
+
+        /// Pixels between the decode and resize stages (opaque outside this module).
+        package struct Pixels {
+            let scaled: TurboJPEGDecoder.ScaledPixels
+        }
+
+        package private(set) var route: Route
+        package let format: ImageFormat
+        /// A progressive (SOF2) JPEG, whatever its route.
+        package let isProgressiveJPEG: Bool
+        private let data: Data
+        private let maxPixelSize: Int
+        private let header: VipsHeader
+        private let box: (width: Int, height: Int)
+        private var factor: tjscalingfactor
+        private var bands: Int
+
+        /// Sniffing, the libvips header read, the limit checks, the fitted box and the route: everything before
+        /// the first pixel.
+        ///
+        /// - Throws: the ``PinholeError`` codes of ``VipsDecoder/decode(_:options:)``.
+        package init(_ data: Data, maxPixelSize: Int, dcOnly: Bool = true) throws {
+            self.data = data
+            self.maxPixelSize = maxPixelSize
+            format = try VipsDecoder.sniffedFormat(data)
+            isProgressiveJPEG = format == .jpeg && JPEGMarkers(data)?.frameType == 0xC2
+            try Vips.ensureInitialized()
+            header = try VipsDecoder.readHeader(data, format: format)
+            let thumbnail = ThumbnailOptions(maxPixelSize: maxPixelSize)
+            try header.checkLimits(DecodingOptions(thumbnail: thumbnail))
+            let fitted = thumbnail.fittedSize(width: header.info.width, height: header.info.height)
+            box = (fitted.width, fitted.height)
+            factor = tjscalingfactor(num: 1, denom: 1)
+            bands = 3
+            route = .libvips
+            guard format == .jpeg, VipsDecoder.isJPEGFastPathEligible(data), let decoder = try? TurboJPEGDecoder(),
+                let jpeg = data.withUnsafeBytes({ decoder.header($0) })
+            else { return }
+            let headroom = VipsDecoder.headroom
+            let covered = (
+                Int((Double(box.width) * headroom).rounded(.up)), Int((Double(box.height) * headroom).rounded(.up))
+            )
+            let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
+            factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
+            bands = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue) ? 1 : 3
+            let takesDCOnly =
+                dcOnly && factor.num * Int32(VipsDecoder.dcOnlyScaleDenominator) == factor.denom
+                && data.withUnsafeBytes { VipsDecoder.progressiveDCOnlyStream($0) } != nil
+            route = takesDCOnly ? .dcOnly : .turboJPEG
+        }
+
+        /// The scan filter of the DC-only route: the stream libjpeg decodes; `nil` on other routes (they read the
+        /// data as it is).
+        package func decoderInput() -> Input? {
+            guard route == .dcOnly else { return nil }
+            return data.withUnsafeBytes { VipsDecoder.progressiveDCOnlyStream($0) }.map(Input.init)
+        }
+
+        /// Entropy decoding alone (libjpeg's `jpeg_read_coefficients`) of what a JPEG route decodes; nothing on the
+        /// libvips route.
+        package func entropyDecode(_ input: Input?) throws {
+            guard route != .libvips else { return }
+            if let input {
+                _ = try input.stream.filtered.bytes.withUnsafeBytes { try LibJPEG.entropyDecode($0) }
+            } else {
+                _ = try data.withUnsafeBytes { try LibJPEG.entropyDecode($0) }
+            }
+        }
+
+        /// The scaled decode of a JPEG route (entropy decoding, inverse DCT, upsampling, YCbCr → RGB); on the
+        /// libvips route, its loader at the shrink-on-load `vips_thumbnail` picks, decoded into memory (`nil`).
+        package func decode(_ input: Input?) throws -> Pixels? {
+            switch route {
+            case .dcOnly:
+                guard let input else { return nil }
+                return Pixels(scaled: try VipsDecoder.progressiveDCOnlyDecode(input.stream, bands: bands))
+            case .turboJPEG:
+                let decoder = try TurboJPEGDecoder()
+                let endsEarly = VipsDecoder.containerLooksTruncated(data, format: .jpeg)
+                return try data.withUnsafeBytes { bytes in
+                    guard let jpeg = decoder.header(bytes) else { return nil }
+                    return Pixels(scaled: try decoder.decode(
+                        bytes, header: jpeg, factor: factor, grey: bands == 1, endsEarly: endsEarly))
+                }
+            case .libvips:
+                let status = data.withUnsafeBytes { CPinholeVips_decode_only($0.baseAddress, $0.count, loadOptions) }
+                guard status == 0 else {
+                    throw VipsDecoder.decodingError(Vips.takeErrorMessage(), format: format, data: data)
+                }
+                return nil
+            }
+        }
+
+        /// The loader options `vips_thumbnail` uses for shrink-on-load (libvips 8.14 `thumbnail.c`): JPEG
+        /// `shrink` (a power of two leaving at least 2× for the resize, at most 8), WebP `scale`, none for others.
+        private var loadOptions: String {
+            let shrink = min(
+                Double(header.info.width) / Double(box.width), Double(header.info.height) / Double(box.height))
+            switch format {
+            case .jpeg:
+                let jpegShrink = [8, 4, 2].first { shrink / 2 >= Double($0) } ?? 1
+                return "shrink=\(jpegShrink)"
+            case .webp:
+                return "scale=\(1 / max(1, shrink))"
+            default:
+                return ""
+            }
+        }
+
+        /// The resize of a JPEG route (lanczos3 to the box, EXIF rotation, copy out); on the libvips route the
+        /// whole `vips_thumbnail_buffer` run (decode, colour, resize, rotation), as `decodeNow` makes it.
+        package func finish(_ pixels: Pixels?) throws -> PixelImage {
+            if let pixels {
+                return try VipsDecoder.resize(pixels.scaled, orientation: header.info.orientation, box: box)
+            }
+            let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize))
+            return try VipsDecoder.decodeNow(data, format: format, options: options, jpegFastPath: false).image
+        }
+    }
+}
