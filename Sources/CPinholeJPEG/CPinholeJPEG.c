@@ -9,6 +9,8 @@
 #include <jerror.h>
 
 _Static_assert(JMSG_LENGTH_MAX <= CPINHOLEJPEG_MESSAGE_BYTES, "a libjpeg message must fit the report");
+_Static_assert(CPINHOLEJPEG_GREY == JCS_GRAYSCALE && CPINHOLEJPEG_RGB == JCS_RGB && CPINHOLEJPEG_YCBCR == JCS_YCbCr,
+               "the shim's colour spaces are libjpeg's");
 
 // MARK: - Error manager: fatal errors longjmp back into the function that called libjpeg
 
@@ -90,7 +92,7 @@ int CPinholeJPEG_read_frame(const void *data, size_t length, int scaleDenominato
     return 0;
 }
 
-int CPinholeJPEG_decode(const void *data, size_t length, int scaleDenominator, int grey, unsigned char *pixels,
+int CPinholeJPEG_decode(const void *data, size_t length, int scaleDenominator, int colorSpace, unsigned char *pixels,
                         size_t pixelsLength, CPinholeJPEG_Report *report) {
     struct jpeg_decompress_struct cinfo;
     ErrorManager errors;
@@ -105,10 +107,16 @@ int CPinholeJPEG_decode(const void *data, size_t length, int scaleDenominator, i
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned int)scaleDenominator;
     cinfo.do_block_smoothing = FALSE;
-    cinfo.out_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
+    if (colorSpace != CPINHOLEJPEG_GREY && colorSpace != CPINHOLEJPEG_RGB && colorSpace != CPINHOLEJPEG_YCBCR) {
+        snprintf(report->message, sizeof report->message, "unknown output colour space %d", colorSpace);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    cinfo.out_color_space = (J_COLOR_SPACE)colorSpace;
     jpeg_calc_output_dimensions(&cinfo);
     size_t stride = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
-    if (cinfo.output_components != (grey ? 1 : 3) || stride * (size_t)cinfo.output_height != pixelsLength) {
+    int bands = colorSpace == CPINHOLEJPEG_GREY ? 1 : 3;
+    if (cinfo.output_components != bands || stride * (size_t)cinfo.output_height != pixelsLength) {
         snprintf(report->message, sizeof report->message, "output of %ux%u×%d does not fit a buffer of %zu bytes",
                  cinfo.output_width, cinfo.output_height, cinfo.output_components, pixelsLength);
         jpeg_destroy_decompress(&cinfo);
@@ -126,23 +134,6 @@ int CPinholeJPEG_decode(const void *data, size_t length, int scaleDenominator, i
         }
         jpeg_read_scanlines(&cinfo, rows, count);
     }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
-}
-
-int CPinholeJPEG_entropy_decode(const void *data, size_t length, CPinholeJPEG_Report *report) {
-    struct jpeg_decompress_struct cinfo;
-    ErrorManager errors;
-    prepare(&cinfo, &errors, report);
-    if (setjmp(errors.escape)) {
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, (const unsigned char *)data, (unsigned long)length);
-    jpeg_read_header(&cinfo, TRUE);
-    (void)jpeg_read_coefficients(&cinfo);
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     return 0;

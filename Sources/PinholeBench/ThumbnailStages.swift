@@ -12,12 +12,13 @@ import Glibc
 ///
 /// Stages, each timed alone on one worker thread (``VipsDecoder/StagedThumbnail`` cuts the decoder's own work):
 /// read (the file into memory), header (sniffing, libvips' header read, limits, the route), scan filter (the
-/// DC-only route's byte scan), entropy decode (libjpeg's `jpeg_read_coefficients` of what the route decodes; on
-/// the libvips route the loader's whole decode at its shrink-on-load), IDCT + colour (the scaled decode minus
-/// its entropy decoding: inverse DCT, upsampling, YCbCr → RGB), resize (lanczos3, rotation, the copy out; on
-/// the libvips route the whole `vips_thumbnail` run minus its decode), encode (JPEG at the quality, from the
-/// thumbnail's pixels), write (the file). The end-to-end figure runs the same work through ``VipsDecoder`` and
-/// ``VipsEncoder`` as `pinhole thumbnail` does, to show what the stages leave out.
+/// DC-only route's byte scan), decode (entropy decoding and the inverse DCT at the route's scale, to YCbCr; on
+/// the libvips route the loader's whole decode at its shrink-on-load), colour (the scaled decode to RGB minus
+/// the decode to YCbCr: upsampling and YCbCr → RGB; on the libvips route the thumbnail with its colour profiles
+/// minus without them: the ICC transforms), resize (lanczos3, rotation, crop, the copy out; on the libvips route
+/// the rest of `vips_thumbnail`), encode (JPEG at the quality, from the thumbnail's pixels), write (the file).
+/// The end-to-end figure runs the same work through ``VipsDecoder`` and ``VipsEncoder`` as `pinhole thumbnail`
+/// does, to show what the stages leave out.
 ///
 /// Figures are process CPU time (`CLOCK_PROCESS_CPUTIME_ID`: libvips computes on its own worker thread), the
 /// median of ``Configuration/runs`` rounds per file, averaged over the files of a kind. A benchmark, not a test.
@@ -91,16 +92,21 @@ public struct ThumbnailStages: Sendable {
                 try VipsDecoder.StagedThumbnail(data, maxPixelSize: configuration.size)
             }
             let input = timed(&stages.scanFilter) { staged.decoderInput() }
-            try timed(&stages.entropyDecode) { try staged.entropyDecode(input) }
-            var decodeTotal = 0.0
-            let pixels = try timed(&decodeTotal) { try staged.decode(input) }
-            if staged.route == .libvips {
-                stages.entropyDecode = decodeTotal
-            } else {
-                stages.idctAndColour = max(0, decodeTotal - stages.entropyDecode)
-            }
+            try timed(&stages.decode) { try staged.decodeWithoutColour(input) }
+            var scaledDecode = 0.0
+            let pixels = try timed(&scaledDecode) { try staged.decode(input) }
             let image = try timed(&stages.resize) { try staged.finish(pixels) }
-            if staged.route == .libvips { stages.resize = max(0, stages.resize - decodeTotal - stages.header) }
+            if staged.route == .libvips {
+                var withoutProfiles = stages.resize
+                if staged.convertsColourWithProfiles {
+                    withoutProfiles = 0
+                    try timed(&withoutProfiles) { try staged.finishWithoutColourProfiles() }
+                }
+                stages.colour = max(0, stages.resize - withoutProfiles)
+                stages.resize = max(0, withoutProfiles - stages.decode)
+            } else {
+                stages.colour = max(0, scaledDecode - stages.decode)
+            }
             let encoded = try timed(&stages.encode) { try VipsEncoder.encodeSynchronously(image, options: encoding) }
             try timed(&stages.write) { try encoded.write(to: URL(fileURLWithPath: target)) }
             rounds.append(stages)

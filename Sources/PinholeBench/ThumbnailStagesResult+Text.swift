@@ -3,7 +3,7 @@ import Foundation
 extension ThumbnailStagesResult {
     /// The human table: stages per kind, then the progressive JPEGs one by one, every scan against DC-only.
     public var text: String {
-        let columns = ["read", "header", "filter", "entropy", "idct+col", "resize", "encode", "write", "sum", "e2e"]
+        let columns = ["read", "header", "filter", "decode", "colour", "resize", "encode", "write", "sum", "e2e"]
         var lines = [
             "stages: \(files.count) images → \(size) px JPEG q\(quality), median of \(runs) rounds per file, "
                 + String(format: "CPU ms per image (process CPU time), load average %.1f", loadAverage),
@@ -17,9 +17,10 @@ extension ThumbnailStagesResult {
                 + values.map { pad(String(format: "%.1f", $0), 9, right: true) }.joined() + "  " + routes)
         }
         lines.append("""
-            (libvips path: 'entropy' is the loader's whole decode at its shrink-on-load, 'resize' the rest of \
-            vips_thumbnail: colour, resize, rotation; e2e = VipsDecoder + VipsEncoder + file I/O as \
-            'pinhole thumbnail' runs them)
+            decode = entropy decoding + inverse DCT (TurboJPEG to planar YCbCr; DC-only: to YCbCr, upsampled), \
+            colour = the rest of the scaled decode (upsampling, YCbCr → RGB); libvips path: decode = the loader at \
+            its shrink-on-load, colour = its ICC transforms (with - without profiles), resize = the rest of \
+            vips_thumbnail. e2e = VipsDecoder + VipsEncoder + file I/O as 'pinhole thumbnail' runs them.
             """)
         let progressive = files.filter { $0.progressiveEveryScan != nil }
         if !progressive.isEmpty {

@@ -8,14 +8,16 @@ public struct ThumbnailStagesResult: Sendable, Encodable {
         public var read = 0.0
         public var header = 0.0
         public var scanFilter = 0.0
-        public var entropyDecode = 0.0
-        public var idctAndColour = 0.0
+        /// Entropy decoding and the inverse DCT (libvips route: the loader's whole decode).
+        public var decode = 0.0
+        /// YCbCr → RGB (libvips route: its ICC transforms, when the image has a profile or is CMYK).
+        public var colour = 0.0
         public var resize = 0.0
         public var encode = 0.0
         public var write = 0.0
 
         static var keyPaths: [WritableKeyPath<Stages, Double>] {
-            [\.read, \.header, \.scanFilter, \.entropyDecode, \.idctAndColour, \.resize, \.encode, \.write]
+            [\.read, \.header, \.scanFilter, \.decode, \.colour, \.resize, \.encode, \.write]
         }
 
         /// Every stage added up.

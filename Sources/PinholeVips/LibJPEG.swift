@@ -2,8 +2,8 @@ import CPinholeJPEG
 import Pinhole
 
 /// libjpeg's own API (libjpeg-turbo, through the `CPinholeJPEG` shim, which owns every `setjmp`/`longjmp`), for
-/// what TurboJPEG cannot do: decoding with block smoothing off, asking which inverse-DCT size each component
-/// gets at a scale, and entropy decoding alone (for the stage profile).
+/// what TurboJPEG cannot do: decoding with block smoothing off, and asking which inverse-DCT size each component
+/// gets at a scale.
 ///
 /// Each call makes, uses and frees its own decompressor on the calling thread; nothing is shared, so calls are
 /// safe from any thread. Blocking and CPU-heavy: call on a worker thread.
@@ -58,22 +58,25 @@ enum LibJPEG {
     }
 
     /// Decodes the JPEG in `bytes` at 1/`scaleDenominator` with block smoothing off, to `bands` 1 (grey) or 3
-    /// (RGB) bytes a pixel; `width` × `height` must be the frame's output size at that scale.
+    /// (RGB, or YCbCr when `convertsColour` is `false`: for the stage profile) bytes a pixel; `width` × `height`
+    /// must be the frame's output size at that scale.
     ///
     /// - Returns: the pixels (packed rows, top-left origin, stored orientation) and libjpeg's warnings. Rows past the
     ///   end of data that ends early are grey: check ``Report/prematureEnd``.
     /// - Throws: ``PinholeError/Code/truncated`` when libjpeg failed after warning that the data ended early,
     ///   ``PinholeError/Code/decodingFailed`` with libjpeg's message for any other failure.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, bands: Int, width: Int, height: Int
+        _ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, bands: Int, width: Int, height: Int,
+        convertsColour: Bool = true
     ) throws -> (pixels: [UInt8], report: Report) {
         let count = width * height * bands
         var status: Int32 = -1
         var raw = CPinholeJPEG_Report()
+        let space = bands == 1 ? CPINHOLEJPEG_GREY : convertsColour ? CPINHOLEJPEG_RGB : CPINHOLEJPEG_YCBCR
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             status = CPinholeJPEG_decode(
-                bytes.baseAddress, bytes.count, Int32(scaleDenominator), bands == 1 ? 1 : 0, buffer.baseAddress,
-                count, &raw)
+                bytes.baseAddress, bytes.count, Int32(scaleDenominator), Int32(space), buffer.baseAddress, count,
+                &raw)
             // libjpeg writes every row when it returns 0, warnings or not (missing data becomes grey).
             initialized = status == 0 ? count : 0
         }
@@ -86,17 +89,6 @@ enum LibJPEG {
             throw PinholeError(.decodingFailed, "cannot decode jpeg: \(message)", detectedType: "jpeg")
         }
         return (pixels, report)
-    }
-
-    /// Entropy-decodes every scan of the JPEG in `bytes` (`jpeg_read_coefficients`) and nothing else.
-    ///
-    /// - Throws: ``PinholeError/Code/decodingFailed`` with libjpeg's message.
-    static func entropyDecode(_ bytes: UnsafeRawBufferPointer) throws -> Report {
-        var raw = CPinholeJPEG_Report()
-        guard CPinholeJPEG_entropy_decode(bytes.baseAddress, bytes.count, &raw) == 0 else {
-            throw PinholeError(.decodingFailed, "cannot decode jpeg: \(string(raw.message))", detectedType: "jpeg")
-        }
-        return Report(raw)
     }
 
     /// A NUL-terminated C character array imported as a tuple, as a String.

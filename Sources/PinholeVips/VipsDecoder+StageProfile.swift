@@ -38,7 +38,7 @@ extension VipsDecoder {
         private let data: Data
         private let maxPixelSize: Int
         private let header: VipsHeader
-        private let box: (width: Int, height: Int)
+        private let layout: ThumbnailOptions.Layout
         private var factor: tjscalingfactor
         private var bands: Int
 
@@ -55,12 +55,13 @@ extension VipsDecoder {
             header = try VipsDecoder.readHeader(data, format: format)
             let thumbnail = ThumbnailOptions(maxPixelSize: maxPixelSize)
             try header.checkLimits(DecodingOptions(thumbnail: thumbnail))
-            let fitted = thumbnail.fittedSize(width: header.info.width, height: header.info.height)
-            box = (fitted.width, fitted.height)
+            layout = VipsDecoder.layout(thumbnail, header: header)
+            let box = (width: layout.resized.width, height: layout.resized.height)
             factor = tjscalingfactor(num: 1, denom: 1)
             bands = 3
             route = .libvips
-            guard format == .jpeg, VipsDecoder.isJPEGFastPathEligible(data), let decoder = try? TurboJPEGDecoder(),
+            guard format == .jpeg, VipsDecoder.takesOnFastPath(layout), VipsDecoder.isJPEGFastPathEligible(data),
+                let decoder = try? TurboJPEGDecoder(),
                 let jpeg = data.withUnsafeBytes({ decoder.header($0) })
             else { return }
             let headroom = VipsDecoder.headroom
@@ -83,19 +84,35 @@ extension VipsDecoder {
             return data.withUnsafeBytes { VipsDecoder.progressiveDCOnlyStream($0) }.map(Input.init)
         }
 
-        /// Entropy decoding alone (libjpeg's `jpeg_read_coefficients`) of what a JPEG route decodes; nothing on the
-        /// libvips route.
-        package func entropyDecode(_ input: Input?) throws {
-            guard route != .libvips else { return }
-            if let input {
-                _ = try input.stream.filtered.bytes.withUnsafeBytes { try LibJPEG.entropyDecode($0) }
-            } else {
-                _ = try data.withUnsafeBytes { try LibJPEG.entropyDecode($0) }
+        /// The decode without colour conversion: on a JPEG route entropy decoding and the inverse DCT at the route's
+        /// scale (TurboJPEG: to planar YCbCr, no upsampling; DC-only: to interleaved YCbCr, upsampled); on the
+        /// libvips route its loader at the shrink-on-load `vips_thumbnail` picks, decoded into memory.
+        package func decodeWithoutColour(_ input: Input?) throws {
+            switch route {
+            case .dcOnly:
+                guard let input else { return }
+                _ = try input.stream.filtered.bytes.withUnsafeBytes { bytes in
+                    try LibJPEG.decode(
+                        bytes, scaleDenominator: VipsDecoder.dcOnlyScaleDenominator, bands: bands,
+                        width: input.stream.frame.outputWidth, height: input.stream.frame.outputHeight,
+                        convertsColour: false)
+                }
+            case .turboJPEG:
+                let decoder = try TurboJPEGDecoder()
+                try data.withUnsafeBytes { bytes in
+                    guard let jpeg = decoder.header(bytes) else { return }
+                    try decoder.decodeWithoutColour(bytes, header: jpeg, factor: factor)
+                }
+            case .libvips:
+                let status = data.withUnsafeBytes { CPinholeVips_decode_only($0.baseAddress, $0.count, loadOptions) }
+                guard status == 0 else {
+                    throw VipsDecoder.decodingError(Vips.takeErrorMessage(), format: format, data: data)
+                }
             }
         }
 
-        /// The scaled decode of a JPEG route (entropy decoding, inverse DCT, upsampling, YCbCr → RGB); on the
-        /// libvips route, its loader at the shrink-on-load `vips_thumbnail` picks, decoded into memory (`nil`).
+        /// The scaled decode of a JPEG route (entropy decoding, inverse DCT, upsampling, YCbCr → RGB); `nil` on the
+        /// libvips route, which decodes inside ``finish(_:)``.
         package func decode(_ input: Input?) throws -> Pixels? {
             switch route {
             case .dcOnly:
@@ -110,19 +127,21 @@ extension VipsDecoder {
                         bytes, header: jpeg, factor: factor, grey: bands == 1, endsEarly: endsEarly))
                 }
             case .libvips:
-                let status = data.withUnsafeBytes { CPinholeVips_decode_only($0.baseAddress, $0.count, loadOptions) }
-                guard status == 0 else {
-                    throw VipsDecoder.decodingError(Vips.takeErrorMessage(), format: format, data: data)
-                }
                 return nil
             }
+        }
+
+        /// Whether the libvips route converts colour through ICC profiles (an embedded profile, or CMYK).
+        package var convertsColourWithProfiles: Bool {
+            route == .libvips && header.colourProfiles.export != nil
         }
 
         /// The loader options `vips_thumbnail` uses for shrink-on-load (libvips 8.14 `thumbnail.c`): JPEG
         /// `shrink` (a power of two leaving at least 2× for the resize, at most 8), WebP `scale`, none for others.
         private var loadOptions: String {
             let shrink = min(
-                Double(header.info.width) / Double(box.width), Double(header.info.height) / Double(box.height))
+                Double(header.info.width) / Double(layout.resized.width),
+                Double(header.info.height) / Double(layout.resized.height))
             switch format {
             case .jpeg:
                 let jpegShrink = [8, 4, 2].first { shrink / 2 >= Double($0) } ?? 1
@@ -134,14 +153,25 @@ extension VipsDecoder {
             }
         }
 
-        /// The resize of a JPEG route (lanczos3 to the box, EXIF rotation, copy out); on the libvips route the
-        /// whole `vips_thumbnail_buffer` run (decode, colour, resize, rotation), as `decodeNow` makes it.
+        /// The resize of a JPEG route (lanczos3 to the box, EXIF rotation, crop, copy out); on the libvips route
+        /// the whole `vips_thumbnail_buffer` run (decode, colour, resize, rotation, crop) as `decodeNow` makes it.
         package func finish(_ pixels: Pixels?) throws -> PixelImage {
             if let pixels {
-                return try VipsDecoder.resize(pixels.scaled, orientation: header.info.orientation, box: box)
+                return try VipsDecoder.resize(pixels.scaled, orientation: header.info.orientation, layout: layout)
             }
-            let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize))
-            return try VipsDecoder.decodeNow(data, format: format, options: options, jpegFastPath: false).image
+            do {
+                return try VipsDecoder.thumbnail(
+                    data, format: format, header: header, layout: layout, profiles: header.colourProfiles)
+            } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
+                return try VipsDecoder.thumbnail(
+                    data, format: format, header: header, layout: layout, profiles: (nil, nil))
+            }
+        }
+
+        /// The libvips route's `vips_thumbnail_buffer` run without colour profiles (what ``finish(_:)`` costs
+        /// without its ICC transforms).
+        package func finishWithoutColourProfiles() throws {
+            _ = try VipsDecoder.thumbnail(data, format: format, header: header, layout: layout, profiles: (nil, nil))
         }
     }
 }

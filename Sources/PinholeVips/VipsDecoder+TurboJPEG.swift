@@ -51,9 +51,10 @@ extension VipsDecoder {
     /// - Throws: ``PinholeError/Code/truncated`` for data that ends early (never a grey-filled image),
     ///   ``PinholeError/Code/decodingFailed`` with TurboJPEG's or libvips' message.
     static func turboJPEGThumbnail(
-        _ data: Data, header: VipsHeader, box: (width: Int, height: Int), dcOnly: Bool = true
+        _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout, dcOnly: Bool = true
     ) throws -> PixelImage? {
-        guard markersAllowFastPath(data) else { return nil }
+        let box = (width: layout.resized.width, height: layout.resized.height)
+        guard takesOnFastPath(layout), markersAllowFastPath(data) else { return nil }
         let decoder = try TurboJPEGDecoder()
         let endsEarly = containerLooksTruncated(data, format: .jpeg)
         let scaled = try data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
@@ -72,14 +73,16 @@ extension VipsDecoder {
             return try decoder.decode(bytes, header: jpeg, factor: factor, grey: grey, endsEarly: endsEarly)
         }
         guard let scaled else { return nil }
-        return try resize(scaled, orientation: header.info.orientation, box: box)
+        return try resize(scaled, orientation: header.info.orientation, layout: layout)
     }
 
-    /// libvips' `vips_thumbnail_image` on TurboJPEG's pixels (no copy in): lanczos3 to exactly `box`, then the
-    /// EXIF rotation, then the copy out as a ``PixelImage`` (grey stays `gray8`, colour is `rgb8`).
+    /// libvips' `vips_thumbnail_image` on TurboJPEG's pixels (no copy in): lanczos3 to exactly `layout.resized`,
+    /// then the EXIF rotation, then the layout's crop (the same `vips_smartcrop` as the libvips path), then the copy
+    /// out as a ``PixelImage`` (grey stays `gray8`, colour is `rgb8`).
     static func resize(
-        _ scaled: TurboJPEGDecoder.ScaledPixels, orientation: Int, box: (width: Int, height: Int)
+        _ scaled: TurboJPEGDecoder.ScaledPixels, orientation: Int, layout: ThumbnailOptions.Layout
     ) throws -> PixelImage {
+        let box = layout.resized
         let failure = { (message: String) in
             PinholeError(.decodingFailed, "cannot resize jpeg: \(message)", detectedType: "jpeg")
         }
@@ -90,7 +93,7 @@ extension VipsDecoder {
                     pixels.baseAddress, pixels.count, Int32(scaled.width), Int32(scaled.height),
                     Int32(scaled.bands), Int32(orientation), Int32(box.width), Int32(box.height), out)
             }
-            return try thumbnail.pixelImage(failure: failure)
+            return try thumbnail.cropped(to: layout, failure: failure).pixelImage(failure: failure)
         }
     }
 }

@@ -118,11 +118,10 @@ public struct VipsDecoder: ImageDecoding {
             throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
         }
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
-        // from ThumbnailOptions.fittedSize by a pixel for some sizes. Aspect is kept to within that rounding.
-        let fitted =
-            options.thumbnail?.fittedSize(width: header.info.width, height: header.info.height)
-            ?? PixelSize(width: header.info.width, height: header.info.height)
-        let box = (fitted.width, fitted.height)
+        // from ThumbnailOptions.layout by a pixel for some sizes. Aspect is kept to within that rounding.
+        // A fill's crop is cut out of the resized image afterwards (VipsDecoder+ContentMode.swift).
+        let layout = Self.layout(options.thumbnail, header: header)
+        let box = (layout.resized.width, layout.resized.height)
         // An upscaled thumbnail obeys the pixel limit too (and libvips' largest side, VIPS_MAX_COORD).
         let (outputPixels, overflow) = box.0.multipliedReportingOverflow(by: box.1)
         guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {
@@ -130,28 +129,30 @@ public struct VipsDecoder: ImageDecoding {
                 .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
         }
         if jpegFastPath, format == .jpeg, options.thumbnail != nil,
-            let image = try turboJPEGThumbnail(data, header: header, box: box, dcOnly: dcOnly)
+            let image = try turboJPEGThumbnail(data, header: header, layout: layout, dcOnly: dcOnly)
         {
             return DecodedImage(image: image, info: header.info)
         }
         let image: PixelImage
         do {
             image = try thumbnail(
-                data, format: format, header: header, box: box,
+                data, format: format, header: header, layout: layout,
                 profiles: header.colourProfiles)
         } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
             image = try thumbnail(
-                data, format: format, header: header, box: box,
+                data, format: format, header: header, layout: layout,
                 profiles: (nil, nil))
         }
         return DecodedImage(image: image, info: header.info)
     }
 
-    /// One `vips_thumbnail_buffer` run with the given colour profiles, copied out as 8-bit sRGB.
-    private static func thumbnail(
-        _ data: Data, format: ImageFormat, header: VipsHeader, box: (width: Int, height: Int),
+    /// One `vips_thumbnail_buffer` run to `layout.resized` with the given colour profiles, cropped to
+    /// `layout.output` when the layout says so, copied out as 8-bit sRGB.
+    static func thumbnail(
+        _ data: Data, format: ImageFormat, header: VipsHeader, layout: ThumbnailOptions.Layout,
         profiles: (import: String?, export: String?)
     ) throws -> PixelImage {
+        let box = layout.resized
         let failure = { (message: String) in decodingError(message, format: format, data: data) }
         return try data.withUnsafeBytes { bytes in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
@@ -161,7 +162,7 @@ public struct VipsDecoder: ImageDecoding {
                     Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
                     profiles.import, profiles.export, "fail_on=truncated", out)
             }
-            return try thumbnail.pixelImage(failure: failure)
+            return try thumbnail.cropped(to: layout, failure: failure).pixelImage(failure: failure)
         }
     }
 }

@@ -25,7 +25,7 @@ struct StagedThumbnailTests {
         let (staged, stagedRoute, decoded) = try await WorkerThreadPool.cpu.run {
             let staged = try VipsDecoder.StagedThumbnail(data, maxPixelSize: size)
             let input = staged.decoderInput()
-            try staged.entropyDecode(input)
+            try staged.decodeWithoutColour(input)
             let pixels = try staged.decode(input)
             let image = try staged.finish(pixels)
             let decoded = try VipsDecoder().decodeSynchronously(

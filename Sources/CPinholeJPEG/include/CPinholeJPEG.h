@@ -57,8 +57,15 @@ typedef struct {
 int CPinholeJPEG_read_frame(const void *data, size_t length, int scaleDenominator, CPinholeJPEG_Frame *frame,
                             CPinholeJPEG_Report *report);
 
+/// Output colour spaces of CPinholeJPEG_decode (the values of libjpeg's J_COLOR_SPACE, which Swift does not see).
+enum {
+    CPINHOLEJPEG_GREY = 1,   // JCS_GRAYSCALE: 1 byte a pixel
+    CPINHOLEJPEG_RGB = 2,    // JCS_RGB: 3 bytes a pixel, R G B
+    CPINHOLEJPEG_YCBCR = 3,  // JCS_YCbCr: 3 bytes a pixel, no colour conversion (for the stage profile)
+};
+
 /// Decodes the JPEG in `data` at 1/`scaleDenominator` into `pixels` (packed rows, top-left origin, stored
-/// orientation): grey (1 byte a pixel) when `grey` is 1, else RGB (3 bytes). `pixelsLength` must equal
+/// orientation) in `colorSpace` (CPINHOLEJPEG_GREY, _RGB or _YCBCR). `pixelsLength` must equal
 /// outputWidth × outputHeight × bands of CPinholeJPEG_read_frame for the same data and scale, else -1.
 ///
 /// Block smoothing is off (do_block_smoothing = FALSE): libjpeg otherwise invents AC coefficients for blocks whose
@@ -67,12 +74,7 @@ int CPinholeJPEG_read_frame(const void *data, size_t length, int scaleDenominato
 /// same fancy upsampling, same colour conversion).
 ///
 /// Warnings do not stop the decode: rows past the end of the data come out grey, and report->prematureEnd says so.
-int CPinholeJPEG_decode(const void *data, size_t length, int scaleDenominator, int grey, unsigned char *pixels,
+int CPinholeJPEG_decode(const void *data, size_t length, int scaleDenominator, int colorSpace, unsigned char *pixels,
                         size_t pixelsLength, CPinholeJPEG_Report *report);
-
-/// Entropy-decodes every scan of the JPEG in `data` into libjpeg's coefficient arrays (jpeg_read_coefficients)
-/// and discards them: no IDCT, no upsampling, no colour conversion. For the stage profile of
-/// `pinhole bench thumbnail --stages`, which times entropy decoding apart from the rest.
-int CPinholeJPEG_entropy_decode(const void *data, size_t length, CPinholeJPEG_Report *report);
 
 #endif

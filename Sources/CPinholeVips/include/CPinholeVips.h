@@ -123,4 +123,7 @@ void CPinholeVips_unref(VipsImage *image);
 /// g_free for buffers returned by the encoders; NULL is ignored.
 void CPinholeVips_free(void *pointer);
 
+// Content modes and built-in image processors (crop, resize, rounded corners, blur, greyscale).
+#include "CPinholeVipsProcessing.h"
+
 #endif

@@ -28,15 +28,16 @@ final class LoadedData: Sendable {
 }
 
 extension ImagePipeline {
-    /// The image job: bytes from the data job, then a decode under the CPU limit, then the memory cache.
-    func runImageJob(_ request: ImageRequest, context: JobContext) async throws -> LoadedImage {
-        let sourceKey = request.sourceKey
+    /// The image job for `key` (`request` is the caller that started it): bytes from the data job, then a decode
+    /// under the CPU limit, then the memory cache if the key allows it.
+    func runImageJob(_ request: ImageRequest, key: ImageJobKey, context: JobContext) async throws -> LoadedImage {
+        let dataKey = key.data
         let dataSubscriber = UniqueID.next()
         context.observePriority { [dataJobs] priority in
-            dataJobs.setPriority(sourceKey, subscriber: dataSubscriber, to: priority)
+            dataJobs.setPriority(dataKey, subscriber: dataSubscriber, to: priority)
         }
-        let loaded = try await dataJobs.value(for: sourceKey, subscriber: dataSubscriber, priority: { context.priority }) {
-            [self] dataContext in try await runDataJob(request, context: dataContext)
+        let loaded = try await dataJobs.value(for: dataKey, subscriber: dataSubscriber, priority: { context.priority }) {
+            [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext)
         }
         try Task.checkCancellation()
 
@@ -65,23 +66,25 @@ extension ImagePipeline {
         }
         // Only bytes that decoded are worth keeping: a truncated or bogus body never reaches the disk cache.
         if let metadata = loaded.pendingDiskEntry, loaded.claimDiskStore() {
-            await storeOriginal(loaded.data, metadata: metadata, for: sourceKey)
+            await storeOriginal(loaded.data, metadata: metadata, for: dataKey.sourceKey)
         }
-        if !request.options.contains(.disableMemoryCacheWrites) {
-            configuration.memoryCache?.insert(decoded, for: request.imageKey, cost: decoded.image.cost)
+        if key.writesMemoryCache {
+            configuration.memoryCache?.insert(decoded, for: key.image, cost: decoded.image.cost)
         }
         return LoadedImage(decoded: decoded, source: loaded.source)
     }
 
-    /// The data job: disk cache (fresh, or revalidated), else the loader under the network limit.
-    func runDataJob(_ request: ImageRequest, context: JobContext) async throws -> LoadedData {
+    /// The data job for `key` (`request` is the caller that started it): the disk cache when the key allows a
+    /// read (fresh, or revalidated), else the loader under the network limit; the bytes are stored on disk only
+    /// when the key allows a write.
+    func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
         try await checkSource(request.url)
         let isHTTP = !request.url.isFileURL
-        let useDisk = isHTTP && !request.options.contains(.disableDiskCache)
+        let useDisk = isHTTP && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await diskCacheSlot.cache() : nil
         var cached: DiskCache.Entry?
-        if let disk, !request.options.contains(.reloadIgnoringCachedData) {
-            cached = await disk.entry(for: request.sourceKey)
+        if let disk, key.readsDiskCache {
+            cached = await disk.entry(for: key.sourceKey)
             if let cached, cached.metadata.isFresh(now: Date()) {
                 recorder.record { $0.diskHits += 1 }
                 return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
@@ -107,7 +110,7 @@ extension ImagePipeline {
             }
             let refreshed = DiskCacheFreshness.metadata(for: response, previous: cached.metadata,
                                                         defaultFreshness: configuration.diskCacheDefaultFreshness)
-            await disk.updateMetadata(refreshed, for: request.sourceKey)
+            await disk.updateMetadata(refreshed, for: key.sourceKey)
             return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
         }
         if response.isNotModified {
@@ -115,7 +118,7 @@ extension ImagePipeline {
         }
         if let error = PinholeError.forSniffed(ImageFormat.sniff(response.data)) { throw error }
         try checkSize(of: response.data, from: request.url)
-        let metadata = disk == nil ? nil : DiskCacheFreshness.metadata(
+        let metadata = disk == nil || !key.writesDiskCache ? nil : DiskCacheFreshness.metadata(
             for: response, previous: nil, defaultFreshness: configuration.diskCacheDefaultFreshness)
         return LoadedData(data: response.data, source: isHTTP ? .network : .file, pendingDiskEntry: metadata)
     }

@@ -3,8 +3,9 @@ import Foundation
 /// Turns ``ImageRequest``s into display-ready images: memory cache → coalesced image job → coalesced data job
 /// (disk cache, then the loader under the network limit) → decode under the CPU limit → memory cache.
 ///
-/// - Coalescing: one image job per ``ImageKey`` and one data job per source key, so N callers for one URL
-///   cause one download, and different sizes of one URL share it.
+/// - Coalescing: one image job per image identity and one data job per data identity (see ``ImageRequest``:
+///   source key, processing and cache policy; never priority), so N callers for one URL cause one download,
+///   different sizes of one URL share it, and no caller gets bytes its options forbid.
 /// - Cancellation: a cancelled caller leaves at once with `CancellationError`; a job is cancelled when its
 ///   last caller leaves, and its download stops.
 /// - Priority: a job runs at the highest priority of its callers; ``ImageTask/priority`` re-orders queued work.
@@ -18,8 +19,8 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was made with; under an untrusted ``Configuration/sourcePolicy`` with its
     /// limits clamped and its default loaders guarded (see ``SourcePolicy``).
     public let configuration: Configuration
-    let imageJobs = CoalescingRegistry<ImageKey, LoadedImage>()
-    let dataJobs = CoalescingRegistry<String, LoadedData>()
+    let imageJobs = CoalescingRegistry<ImageJobKey, LoadedImage>()
+    let dataJobs = CoalescingRegistry<DataJobKey, LoadedData>()
     let networkQueue: WorkQueue
     let processingQueue: WorkQueue
     let recorder = MetricsRecorder()
@@ -99,8 +100,9 @@ public final class ImagePipeline: Sendable {
         recorder.record { $0.requests += 1 }
         if let cached = cachedImage(for: request) { return cached }
         try validate(request)
-        let loaded = try await imageJobs.value(for: request.imageKey, subscriber: subscriber, priority: priority) {
-            [self] context in try await runImageJob(request, context: context)
+        let key = request.imageJobKey
+        let loaded = try await imageJobs.value(for: key, subscriber: subscriber, priority: priority) {
+            [self] context in try await runImageJob(request, key: key, context: context)
         }
         return ImageResponse(image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source)
     }

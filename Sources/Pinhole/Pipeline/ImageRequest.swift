@@ -3,8 +3,19 @@ public import Foundation
 /// "Show this URL at this size": what to load, how big, how urgently, and which caches to use.
 ///
 /// The URL is `http`, `https` or `file`. Two keys are derived from a request:
-/// - ``sourceKey`` names the original bytes (download, disk cache, data coalescing);
-/// - ``imageKey`` names the processed image (memory cache, image coalescing): source key + thumbnail.
+/// - ``sourceKey`` names the original bytes (download, disk cache);
+/// - ``imageKey`` names the processed image (memory cache): source key + thumbnail.
+///
+/// Identity (when two requests share work): two requests are the same image job when they have the same source
+/// key, the same processing (``thumbnail``) and the same cache policy, and the same data job (one download) when
+/// they have the same source key and the same disk-cache policy. The cache policy is what ``options`` say about
+/// where bytes may come from or go to: `reloadIgnoringCachedData` (no disk read), `disableDiskCache` (no disk read
+/// or write), `disableMemoryCacheWrites` (no memory write). ``priority`` is not part of the identity: requests that
+/// differ only in priority share one job, which runs at the highest priority of its callers. So a request never
+/// receives bytes its options forbid (a reload never gets a joined job's disk bytes) and never changes what another
+/// caller asked for. Different sizes of one URL are different image jobs over one data job (one download).
+/// Requests with one source key are taken to name the same bytes: a shared job fetches the URL of the caller that
+/// started it.
 public struct ImageRequest: Sendable, Hashable {
     /// How urgently the request is wanted. A job runs at the highest priority of its callers.
     public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
@@ -32,13 +43,16 @@ public struct ImageRequest: Sendable, Hashable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
 
-        /// Do not read the memory cache (still writes it).
+        /// Do not read the memory cache (still writes it). Not part of the identity: such a request may join a job
+        /// already running.
         public static let disableMemoryCacheReads = Options(rawValue: 1 << 0)
-        /// Do not write the memory cache.
+        /// Do not write the memory cache. Part of the identity (an image job either writes or does not).
         public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
-        /// Neither read nor write the disk cache.
+        /// Neither read nor write the disk cache. Part of the identity: such a request never joins a job that may
+        /// read or write the disk.
         public static let disableDiskCache = Options(rawValue: 1 << 2)
-        /// Skip both caches' reads and go to the source (results are still stored).
+        /// Skip both caches' reads and go to the source (results are still stored). Part of the identity: such a
+        /// request never joins a job that may answer from the disk cache.
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 3)
     }
 

@@ -34,7 +34,7 @@ public final class ImageTask: Sendable {
         get { currentPriority.withLock { $0 } }
         set {
             currentPriority.withLock { $0 = newValue }
-            pipeline.imageJobs.setPriority(request.imageKey, subscriber: subscriber, to: newValue)
+            pipeline.imageJobs.setPriority(request.imageJobKey, subscriber: subscriber, to: newValue)
         }
     }
 

@@ -26,6 +26,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case untrustedSource = "untrusted_source"
             case encodingFailed = "encoding_failed"
             case cacheUnavailable = "cache_unavailable"
+            case processingFailed = "processing_failed"
         }
 
         fileprivate let value: Value
@@ -66,6 +67,8 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let encodingFailed = Code(value: .encodingFailed)
         /// A cache could not be used (for example an unwritable disk-cache directory).
         public static let cacheUnavailable = Code(value: .cacheUnavailable)
+        /// An ``ImageProcessing`` step failed; ``PinholeError/message`` says which and why.
+        public static let processingFailed = Code(value: .processingFailed)
 
         /// Stable snake_case name, for logs and JSON (`"not_an_image"`).
         public var kind: String { value.rawValue }

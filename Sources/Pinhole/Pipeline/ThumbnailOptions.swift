@@ -1,41 +1,119 @@
-/// The box a thumbnail must fit in.
+/// The box a thumbnail is made for, and how the image meets it (``ContentMode``).
 ///
-/// The longest side of the result is at most ``maxPixelSize`` pixels; the aspect ratio is kept; sides are
-/// rounded to the nearest pixel and never below 1 px. Images smaller than the box keep their size unless
-/// ``allowsUpscaling`` is set. The box applies to the image *as displayed* (after EXIF orientation).
+/// The box is ``size``, in pixels, applied to the image *as displayed* (after EXIF orientation):
+/// - ``ContentMode/aspectFit``: the whole image inside the box, aspect kept (one side equals the box's);
+/// - ``ContentMode/aspectFill``: the image covers the box, aspect kept (one side equals the box's, the other
+///   is longer); nothing is cut;
+/// - ``ContentMode/fill(crop:)``: exactly the box: scaled to cover it, then cropped, keeping the centre or the
+///   most interesting region (libvips `vips_smartcrop`).
+///
+/// Sides are rounded to the nearest pixel and never below 1 px. Images are never scaled up unless
+/// ``allowsUpscaling`` is set: an image smaller than the box keeps its size (a `.fill` crop then keeps the
+/// box's aspect ratio at the image's own scale: a 40×30 image filled into 200×200 gives 30×30).
+///
+/// ``maxPixelSize`` is the longest-side convenience: `ThumbnailOptions(maxPixelSize: 360)` is a 360×360 box
+/// with ``ContentMode/aspectFit``. Hashable: every field takes part in ``ImageKey`` (two requests with different
+/// boxes or modes are different images).
 public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
-    /// The longest side of the thumbnail, in pixels (≥ 1).
-    public var maxPixelSize: Int
-    /// Whether an image smaller than the box is scaled up to fill it; `false` by default.
+    /// How the image meets the box.
+    public enum ContentMode: Sendable, Hashable, CustomStringConvertible {
+        /// Inside the box, aspect kept: the result is at most ``ThumbnailOptions/size`` on both sides.
+        case aspectFit
+        /// Covers the box, aspect kept: the result is at least ``ThumbnailOptions/size`` on both sides (when the
+        /// image is that large or upscaling is allowed); nothing is cut.
+        case aspectFill
+        /// Exactly the box: scaled to cover it, then cropped to it at `crop`.
+        case fill(crop: Crop)
+
+        public var description: String {
+            switch self {
+            case .aspectFit: "fit"
+            case .aspectFill: "fill"
+            case .fill(let crop): "fill-\(crop.rawValue)"
+            }
+        }
+    }
+
+    /// Which part of a covering image a ``ContentMode/fill(crop:)`` keeps (libvips' `VipsInteresting`).
+    public enum Crop: String, Sendable, Hashable, CaseIterable {
+        /// The middle.
+        case centre
+        /// The most interesting region: edges, skin tones and saturated colour (libvips `attention`, after
+        /// sharp's smart crop). The crop is placed to within 1/32 of the scaled image's side.
+        case attention
+        /// The region with the most information: slices of least entropy are cut away (libvips `entropy`).
+        case entropy
+    }
+
+    /// The box in pixels (both sides ≥ 1).
+    public var size: PixelSize
+    /// ``ContentMode/aspectFit`` by default.
+    public var contentMode: ContentMode
+    /// Whether an image smaller than the box is scaled up to meet it; `false` by default.
     public var allowsUpscaling: Bool
 
+    /// The longest side of the box, in pixels. Setting it makes the box square (the longest-side form).
+    public var maxPixelSize: Int {
+        get { max(size.width, size.height) }
+        set { size = PixelSize(width: max(1, newValue), height: max(1, newValue)) }
+    }
+
+    /// A longest-side thumbnail: fits inside a `maxPixelSize` × `maxPixelSize` box, aspect kept.
+    ///
     /// - Parameters:
     ///   - maxPixelSize: longest side in pixels; values below 1 are treated as 1.
     ///   - allowsUpscaling: scale up images smaller than the box; `false` by default.
     public init(maxPixelSize: Int, allowsUpscaling: Bool = false) {
-        self.maxPixelSize = max(1, maxPixelSize)
+        self.init(size: PixelSize(width: maxPixelSize, height: maxPixelSize), allowsUpscaling: allowsUpscaling)
+    }
+
+    /// A box in pixels.
+    ///
+    /// - Parameters:
+    ///   - size: the box in pixels; sides below 1 are treated as 1.
+    ///   - contentMode: ``ContentMode/aspectFit`` by default.
+    ///   - allowsUpscaling: scale up images smaller than the box; `false` by default.
+    public init(size: PixelSize, contentMode: ContentMode = .aspectFit, allowsUpscaling: Bool = false) {
+        self.size = PixelSize(width: max(1, size.width), height: max(1, size.height))
+        self.contentMode = contentMode
         self.allowsUpscaling = allowsUpscaling
     }
 
-    /// The size in pixels that an image of `width × height` gets in this box: aspect kept, rounded to the
-    /// nearest pixel, each side ≥ 1.
-    public func fittedSize(width: Int, height: Int) -> PixelSize {
-        let longest = max(width, height)
-        guard longest > maxPixelSize || (allowsUpscaling && longest < maxPixelSize) else {
-            return PixelSize(width: width, height: height)
-        }
-        let scale = Double(maxPixelSize) / Double(longest)
-        // Compare in Double first: with upscaling and a huge box the product can exceed Int's range.
-        func side(_ length: Int) -> Int {
-            let scaled = (Double(length) * scale).rounded()
-            return scaled >= Double(maxPixelSize) ? maxPixelSize : max(1, Int(scaled))
-        }
-        let w = side(width)
-        let h = side(height)
-        return PixelSize(width: w, height: h)
+    /// A box in points at a display scale: pixels = points × `scale`, rounded to the nearest pixel (≥ 1).
+    ///
+    /// - Parameters:
+    ///   - width: box width in points.
+    ///   - height: box height in points.
+    ///   - scale: pixels per point (2 or 3 on most phones); 1 by default.
+    ///   - contentMode: ``ContentMode/aspectFit`` by default.
+    ///   - allowsUpscaling: scale up images smaller than the box; `false` by default.
+    public init(
+        width: Double, height: Double, scale: Double = 1, contentMode: ContentMode = .aspectFit,
+        allowsUpscaling: Bool = false
+    ) {
+        self.init(
+            size: PixelSize(width: Self.pixels(width * scale), height: Self.pixels(height * scale)),
+            contentMode: contentMode, allowsUpscaling: allowsUpscaling)
     }
 
-    public var description: String { allowsUpscaling ? "\(maxPixelSize)px+up" : "\(maxPixelSize)px" }
+    /// The size in pixels of the result for an image of `width × height` (as displayed): what
+    /// ``layout(width:height:)`` gives as ``Layout/output``.
+    public func fittedSize(width: Int, height: Int) -> PixelSize {
+        layout(width: width, height: height).output
+    }
+
+    public var description: String {
+        let up = allowsUpscaling ? "+up" : ""
+        if contentMode == .aspectFit, size.width == size.height { return "\(size.width)px\(up)" }
+        return "\(size) \(contentMode)\(up)"
+    }
+
+    /// Rounds a length in pixels to the nearest whole pixel, at least 1 and at most 2^62 (no overflow).
+    static func pixels(_ length: Double) -> Int {
+        guard length.isFinite else { return length > 0 ? 1 << 62 : 1 }
+        let rounded = length.rounded()
+        return rounded >= Double(1 << 62) ? 1 << 62 : max(1, Int(rounded))
+    }
 }
 
 /// A size in pixels.

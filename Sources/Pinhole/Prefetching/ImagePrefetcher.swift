@@ -13,7 +13,7 @@ public final class ImagePrefetcher: Sendable {
     public let pipeline: ImagePipeline
     /// The priority of prefetch work; `.low` by default.
     public let priority: ImageRequest.Priority
-    private let tasks = Locked<[ImageKey: ImageTask]>([:])
+    private let tasks = Locked<[ImageJobKey: ImageTask]>([:])
 
     public init(pipeline: ImagePipeline, priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline
@@ -31,7 +31,7 @@ public final class ImagePrefetcher: Sendable {
     public func startPrefetching(with requests: [ImageRequest]) {
         for var request in requests {
             request.priority = priority
-            let key = request.imageKey
+            let key = request.imageJobKey
             guard pipeline.memoryCachedImage(for: request) == nil else { continue }
             let started: ImageTask? = tasks.withLock { tasks in
                 guard tasks[key] == nil else { return nil }
@@ -50,7 +50,7 @@ public final class ImagePrefetcher: Sendable {
     /// Cancels the prefetching of these requests if it has not finished.
     public func stopPrefetching(with requests: [ImageRequest]) {
         let cancelled: [ImageTask] = tasks.withLock { tasks in
-            requests.compactMap { tasks.removeValue(forKey: $0.imageKey) }
+            requests.compactMap { tasks.removeValue(forKey: $0.imageJobKey) }
         }
         for task in cancelled { task.cancel() }
     }
@@ -64,7 +64,7 @@ public final class ImagePrefetcher: Sendable {
         for task in all { task.cancel() }
     }
 
-    private func finished(_ key: ImageKey, task: ImageTask) {
+    private func finished(_ key: ImageJobKey, task: ImageTask) {
         tasks.withLock { tasks in
             if tasks[key] === task { tasks[key] = nil }
         }

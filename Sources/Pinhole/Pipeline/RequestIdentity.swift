@@ -1,0 +1,82 @@
+/// What makes two requests the same work: the one place that decides which callers may share a job.
+///
+/// Two requests share a job exactly when their job keys are equal. A job key holds
+/// - everything that changes the bytes or pixels a caller gets: the source key (``ImageRequest/sourceKey``) and,
+///   for image jobs, the processing (``ImageKey``: the thumbnail box today; processors join it there);
+/// - the cache policy that changes where the bytes may come from or go to (``CachePolicy``, derived from
+///   ``ImageRequest/Options``).
+///
+/// ``ImageRequest/priority`` is never part of a key: requests that differ only in priority share work, and the job
+/// runs at the highest priority of its callers. Options that change neither (``ImageRequest/Options/disableMemoryCacheReads``:
+/// the memory cache is read before any job) are not part of a key either.
+///
+/// To extend the identity (processors, per-request headers…), add a field to ``ImageKey`` when it changes the pixels
+/// of one source's bytes, or to ``DataJobKey`` when it changes the bytes a source gives; never compare requests
+/// anywhere else.
+extension ImageRequest {
+    /// Where a request's bytes may come from and go to: the part of ``ImageRequest/options`` that changes a job.
+    ///
+    /// Canonical: options that lead to the same behaviour give the same policy (`disableDiskCache` with or without
+    /// `reloadIgnoringCachedData` never touches the disk), so such requests still share.
+    struct CachePolicy: Sendable, Hashable {
+        /// A disk-cache entry may answer (fresh, or revalidated): not under `disableDiskCache` nor
+        /// `reloadIgnoringCachedData`.
+        var readsDiskCache: Bool
+        /// Downloaded bytes may be stored on disk: not under `disableDiskCache`.
+        var writesDiskCache: Bool
+        /// The decoded image may be stored in the memory cache: not under `disableMemoryCacheWrites`.
+        var writesMemoryCache: Bool
+
+        init(_ options: Options) {
+            let usesDisk = !options.contains(.disableDiskCache)
+            readsDiskCache = usesDisk && !options.contains(.reloadIgnoringCachedData)
+            writesDiskCache = usesDisk
+            writesMemoryCache = !options.contains(.disableMemoryCacheWrites)
+        }
+    }
+
+    /// This request's cache policy.
+    var cachePolicy: CachePolicy { CachePolicy(options) }
+
+    /// The key of the data job that fetches this request's original bytes.
+    var dataJobKey: DataJobKey {
+        let policy = cachePolicy
+        return DataJobKey(sourceKey: sourceKey, readsDiskCache: policy.readsDiskCache,
+                          writesDiskCache: policy.writesDiskCache)
+    }
+
+    /// The key of the image job that decodes this request's image.
+    var imageJobKey: ImageJobKey {
+        ImageJobKey(image: imageKey, data: dataJobKey, writesMemoryCache: cachePolicy.writesMemoryCache)
+    }
+}
+
+/// Identifies a data job: the source's bytes and where they may come from and go to.
+///
+/// Callers with equal keys share one load. The job fetches the URL of the caller that started it: requests with
+/// one source key are taken to name the same bytes (that is what a source-key override says).
+struct DataJobKey: Sendable, Hashable, CustomStringConvertible {
+    /// The key of the original bytes (and of their disk-cache entry).
+    let sourceKey: String
+    /// Whether the disk cache may answer.
+    let readsDiskCache: Bool
+    /// Whether the downloaded bytes may be stored on disk.
+    let writesDiskCache: Bool
+
+    var description: String {
+        "\(sourceKey) [disk \(readsDiskCache ? "r" : "-")\(writesDiskCache ? "w" : "-")]"
+    }
+}
+
+/// Identifies an image job: the processed image (``ImageKey``), the data job it needs, and whether its result may
+/// enter the memory cache.
+struct ImageJobKey: Sendable, Hashable, CustomStringConvertible {
+    /// The processed image; also the memory-cache key.
+    let image: ImageKey
+    /// The data job whose bytes it decodes.
+    let data: DataJobKey
+    /// Whether the decoded image may be stored in the memory cache.
+    let writesMemoryCache: Bool
+
+    var description: String { "\(image) \(data)\(writesMemoryCache ? "" : " [no memory write]")" }
+}
