@@ -94,4 +94,11 @@ extension VipsDecoder {
             width: scaled.width, height: scaled.height, pixelFormat: scaled.bands == 1 ? .gray8 : .rgb8,
             pixels: scaled.pixels)
     }
+
+    /// The stream the DC-only path would give libjpeg for the JPEG in `data` (its 1/8-scale decode), or `nil` when
+    /// the path declines it. Not API: for `pinhole debug dc-only-stream`, which writes it out so that
+    /// `scripts/callgrind-dc-only.sh` can count a C decoder's instructions on it and on the whole file.
+    package static func dcOnlyStream(_ data: Data) -> [UInt8]? {
+        data.withUnsafeBytes { progressiveDCOnlyStream($0)?.filtered.bytes }
+    }
 }
