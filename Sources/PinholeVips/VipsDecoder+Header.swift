@@ -76,7 +76,7 @@ extension VipsDecoder {
             orientation: orientation,
             frameCount: max(1, Int(raw.pages)))
         let isCMYK = raw.interpretation == Int32(VIPS_INTERPRETATION_CMYK.rawValue)
-        let converts = raw.hasICC != 0 || isCMYK
+        let converts = (raw.hasICC != 0 && !(raw.bands >= 3 && embedsSRGBProfile(data))) || isCMYK
         return VipsHeader(
             info: info,
             framePixelCount: width * height,
