@@ -49,4 +49,5 @@ PY
     total_dc=$((total_dc + dc))
     printf '%-34s %15d %15d %7.2f\n' "$name" "$whole" "$dc" "$(awk -v a="$whole" -v b="$dc" 'BEGIN { print a / b }')"
 done
-printf '%-34s %15d %15d %7.2f\n' total "$total_whole" "$total_dc" "$(awk -v a="$total_whole" -v b="$total_dc" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+ratio=$(awk -v a="$total_whole" -v b="$total_dc" 'BEGIN { print (b > 0 ? a / b : 0) }')
+printf '%-34s %15d %15d %7.2f\n' total "$total_whole" "$total_dc" "$ratio"
