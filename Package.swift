@@ -36,10 +36,14 @@ let package = Package(
         ),
         // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev): the JPEG fast path and the benchmark's floor.
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        // libjpeg's API (Debian: libjpeg62-turbo-dev): DC-only decoding of progressive JPEGs needs block smoothing
+        // off, which TurboJPEG cannot do; CPinholeJPEG owns every setjmp/longjmp. pkg-config gives the C shim -ljpeg.
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(name: "CPinholeJPEG", dependencies: ["CLibJPEG"]),
         // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders; TurboJPEG fast path.
         .target(
             name: "PinholeVips",
-            dependencies: ["Pinhole", "CPinholeVips", "CPinholeCodecs", "CTurboJPEG"],
+            dependencies: ["Pinhole", "CPinholeVips", "CPinholeCodecs", "CTurboJPEG", "CPinholeJPEG"],
             swiftSettings: strictSettings
         ),
 

@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [SECONDS]      default 90; CI runs `scripts/fuzz.sh 90`
 #
-# Seeds: Tests/Fixtures/cases/inputs, the fuzz regression inputs (Tests/Fixtures/fuzz), and the three smallest
+# Seeds: Tests/Fixtures/cases/inputs, the fuzz regression inputs (Tests/Fixtures/fuzz), the progressive JPEGs of
+# Tests/Fixtures/progressive (the DC-only scan filter and decode), and the three smallest
 # photos of $PINHOLE_CORPUS (copied at run time, never committed). The working corpus lives in
 # .build-fuzz/corpus and grows across runs. A crash, leak or hang (over 10 s for one input) makes libFuzzer
 # save the input as .build-fuzz/artifacts/crash-* (or timeout-*, oom-*, leak-*) and this script exit non-zero;
@@ -26,6 +27,8 @@ BINARY="$(swift build -c debug --product PinholeFuzz --scratch-path "$SCRATCH" -
 mkdir -p "$CORPUS_DIR" "$SEEDS" "$ARTIFACTS"
 cp Tests/Fixtures/cases/inputs/* "$SEEDS/"
 [ -d Tests/Fixtures/fuzz ] && cp Tests/Fixtures/fuzz/* "$SEEDS/"
+# Small progressive JPEGs (5-10 KB, 960 px) that the 64 px thumbnails decode at 1/8 from their DC scans.
+cp Tests/Fixtures/progressive/*.jpg "$SEEDS/"
 if [ -d "$PHOTOS" ]; then
     # The three smallest photos: real camera JPEGs (EXIF, ICC) without making every mutation megabytes long.
     find "$PHOTOS" -maxdepth 1 -type f \( -name '*.jpg' -o -name '*.png' -o -name '*.webp' -o -name '*.heic' \) \

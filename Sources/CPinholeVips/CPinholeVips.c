@@ -313,6 +313,38 @@ int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len) {
     return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
 }
 
+void *CPinholeVips_icc_profile(const void *buf, size_t len, size_t *length) {
+    *length = 0;
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);
+    if (image == NULL) {
+        return NULL;
+    }
+    const void *profile = NULL;
+    size_t size = 0;
+    void *copy = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0 &&
+        vips_image_get_blob(image, VIPS_META_ICC_NAME, &profile, &size) == 0 && size > 0) {
+        copy = g_memdup2(profile, size);
+        *length = size;
+    }
+    g_object_unref(image);
+    return copy;
+}
+
+int CPinholeVips_decode_only(const void *buf, size_t len, const char *option_string) {
+    VipsImage *image = vips_image_new_from_buffer(buf, len, option_string, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        return -1;
+    }
+    VipsImage *memory = vips_image_copy_memory(image);
+    g_object_unref(image);
+    if (memory == NULL) {
+        return -1;
+    }
+    g_object_unref(memory);
+    return 0;
+}
+
 void CPinholeVips_unref(VipsImage *image) {
     if (image != NULL) {
         g_object_unref(image);

@@ -6,8 +6,8 @@ import Pinhole
 import PinholeVips
 
 /// libFuzzer target for the decode path: arbitrary bytes through sniffing, the container checks, the header
-/// checks and ``VipsDecoder`` with and without its TurboJPEG fast path (synchronously, so a run is
-/// single-threaded and repeatable).
+/// checks, ``VipsDecoder`` with and without its TurboJPEG fast path, and for JPEGs the progressive scan filter and
+/// the DC-only 1/8 decode against the whole-file one (synchronously, so a run is single-threaded and repeatable).
 ///
 /// Built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address` and `-DPINHOLE_FUZZ`: libFuzzer then supplies
 /// `main` and calls ``fuzzOneInput(_:_:)`` for every input. Built without that flag (the ordinary `swift build`),
@@ -31,12 +31,17 @@ enum FuzzHarness {
             _ = VipsDecoder.truncationEvidenceForFuzzing(
                 data, format: format, maxPixelCount: thumbnailOptions.maxPixelCount)
         }
+        if sniffed == .image(.jpeg) { checkScanFilter(data) }
         let info: DecodedImage.SourceInfo?
         do {
             info = try VipsDecoder.readInfoSynchronously(data)
         } catch {
             expectTyped(error)
             info = nil
+        }
+        // The 1/8 decodes have no limit check of their own: only headers within the thumbnail limits go there.
+        if sniffed == .image(.jpeg), let info, info.width * info.height <= thumbnailOptions.maxPixelCount {
+            checkDCOnlyDecode(data)
         }
         // Both JPEG routes: the TurboJPEG fast path and libvips (the same for other formats).
         for decoder in decoders {
@@ -48,6 +53,42 @@ enum FuzzHarness {
             }
         }
         _ = Vips.drainWarnings()
+    }
+
+    /// The progressive scan filter on arbitrary bytes: it never grows the data, always starts with SOI, drops
+    /// nothing when no component is DC-only, and drops only what it counts.
+    static func checkScanFilter(_ data: Data) {
+        data.withUnsafeBytes { bytes in
+            for dcOnly in [Set<UInt8>(), Set(0...255)] {
+                guard let result = JPEGScanFilter.droppingACScans(of: bytes, dcOnlyComponents: dcOnly) else { continue }
+                guard result.bytes.count <= bytes.count, result.bytes.starts(with: [0xFF, 0xD8]) else {
+                    fatalError("scan filter made \(result.bytes.count) bytes of \(bytes.count)")
+                }
+                if dcOnly.isEmpty, result.droppedScans != 0 {
+                    fatalError("scan filter dropped \(result.droppedScans) scans with no DC-only component")
+                }
+            }
+        }
+    }
+
+    /// DC-only decoding at 1/8 against the whole-file decode: when both give pixels, they are the same size and
+    /// differ by at most 1 level (the exactness the path promises); either may only fail with a ``PinholeError``.
+    static func checkDCOnlyDecode(_ data: Data) {
+        var images: [PixelImage?] = []
+        for dcOnly in [true, false] {
+            do {
+                images.append(try VipsDecoder.oneEighthScaleDecode(data, dcOnly: dcOnly))
+            } catch {
+                expectTyped(error)
+                images.append(nil)
+            }
+        }
+        guard let fromDC = images[0], let fromAll = images[1] else { return }
+        guard fromDC.width == fromAll.width, fromDC.height == fromAll.height, fromDC.pixelFormat == fromAll.pixelFormat,
+            fromDC.pixels.count == fromAll.pixels.count
+        else { fatalError("DC-only \(fromDC.width)×\(fromDC.height), whole file \(fromAll.width)×\(fromAll.height)") }
+        let worst = zip(fromDC.pixels, fromAll.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+        guard worst <= 1 else { fatalError("DC-only decode differs from the whole-file decode by \(worst) levels") }
     }
 
     /// A decode may only fail with a ``PinholeError``.

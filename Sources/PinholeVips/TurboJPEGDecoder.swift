@@ -37,7 +37,7 @@ final class TurboJPEGDecoder {
         var pixels: [UInt8]
     }
 
-    private let handle: tjhandle
+    let handle: tjhandle
 
     /// - Throws: ``PinholeError/Code/decodingFailed`` when TurboJPEG cannot allocate a handle.
     init() throws {

@@ -90,7 +90,8 @@ extension VipsDecoder {
             frameCount: max(1, Int(raw.pages)))
         let isCMYK = raw.interpretation == Int32(VIPS_INTERPRETATION_CMYK.rawValue)
         let ignoredProfile = Self.profileProblem(raw)
-        let converts = (raw.hasICC != 0 && ignoredProfile == nil) || isCMYK
+        let converts =
+            (raw.hasICC != 0 && ignoredProfile == nil && !(raw.bands >= 3 && embedsSRGBProfile(data))) || isCMYK
         return VipsHeader(
             info: info,
             framePixelCount: width * height,

@@ -13,7 +13,7 @@ extension VipsDecoder {
     package func decodeSynchronously(_ data: Data, options: DecodingOptions) throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
         return try Self.decodeUnderPolicy(
-            data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: nil,
-            onDiagnostic: onDiagnostic)
+            data, format: format, options: options, jpegFastPath: jpegFastPath, dcOnly: progressiveDCOnly,
+            interruption: nil, onDiagnostic: onDiagnostic)
     }
 }

@@ -9,7 +9,7 @@ import Pinhole
 ///
 /// Taken only for JPEGs that need nothing but scaling (``isJPEGFastPathEligible(_:)``); every other image, and
 /// every JPEG TurboJPEG cannot parse, goes the libvips way. Sniffing, the header read and the pixel-limit checks
-/// happen before either path, in ``decodeNow(_:format:options:jpegFastPath:)``.
+/// happen before either path, in ``decodeNow(_:format:options:jpegFastPath:dcOnly:)``.
 extension VipsDecoder {
     /// Whether `data` is a JPEG the fast path decodes to the same picture as libvips: Huffman-coded baseline,
     /// extended or progressive, 8-bit, YCbCr or grey as libjpeg sees it (SOF components, Adobe APP14 transform,
@@ -52,7 +52,7 @@ extension VipsDecoder {
     /// own evidence, whether it decodes or is truncated (never a grey-filled image from here).
     /// - Throws: ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
     static func turboJPEGThumbnail(
-        _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout
+        _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout, dcOnly: Bool = true
     ) throws -> PixelImage? {
         let box = (width: layout.resized.width, height: layout.resized.height)
         guard takesOnFastPath(layout), markersAllowFastPath(data) else { return nil }
@@ -65,6 +65,11 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             let factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             let grey = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue)
+            if dcOnly, factor.num * Int32(dcOnlyScaleDenominator) == factor.denom,
+                let pixels = progressiveDCOnlyPixels(bytes, bands: grey ? 1 : 3)
+            {
+                return pixels
+            }
             return decoder.decode(bytes, header: jpeg, factor: factor, grey: grey)
         }
         guard let scaled else { return nil }
@@ -74,7 +79,7 @@ extension VipsDecoder {
     /// libvips' `vips_thumbnail_image` on TurboJPEG's pixels (no copy in): lanczos3 to exactly `layout.resized`,
     /// then the EXIF rotation, then the layout's crop (the same `vips_smartcrop` as the libvips path), then the copy
     /// out as a ``PixelImage`` (grey stays `gray8`, colour is `rgb8`).
-    private static func resize(
+    static func resize(
         _ scaled: TurboJPEGDecoder.ScaledPixels, orientation: Int, layout: ThumbnailOptions.Layout
     ) throws -> PixelImage {
         let box = layout.resized

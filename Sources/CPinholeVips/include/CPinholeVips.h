@@ -119,6 +119,15 @@ int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len);
 int CPinholeVips_pngsave(VipsImage *in, void **buf, size_t *len);
 int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len);
 
+/// The ICC profile embedded in the image in `buf` (libvips' `icc-profile-data`, read from the header only), as a
+/// copy of `*length` bytes to free with CPinholeVips_free; NULL (and `*length` 0) when there is none.
+void *CPinholeVips_icc_profile(const void *buf, size_t len, size_t *length);
+
+/// For the stage profile (`pinhole bench thumbnail --stages`): loads the image in `buf` with the loader options
+/// `option_string` ("shrink=2", "scale=0.25", or "" for none), decodes every pixel of it into memory, and frees
+/// it. Decoding only: no resize, no colour conversion. Returns 0 on success.
+int CPinholeVips_decode_only(const void *buf, size_t len, const char *option_string);
+
 /// g_object_unref for images; NULL is ignored.
 void CPinholeVips_unref(VipsImage *image);
 /// g_free for buffers returned by the encoders; NULL is ignored.

@@ -21,7 +21,7 @@ extension ScrollBenchmark {
         let lastArrival = ledger.lastArrivalSeconds ?? 0
         var settle = max(0, lastArrival - figures.scriptEndSeconds)
         if figures.timedOut { settle = max(settle, figures.finishSeconds - figures.scriptEndSeconds) }
-        return ScrollResult(
+        var result = ScrollResult(
             strategy: strategy.rawValue, rows: configuration.rows, visibleRows: configuration.visibleRows,
             latencyMs: configuration.latencyMs, refresh: configuration.refresh,
             baselineThreads: figures.sampler.startThreads, peakThreads: figures.sampler.peakThreads,
@@ -43,6 +43,11 @@ extension ScrollBenchmark {
             cancelledOfLeft: left.isEmpty ? 1 : Double(cancelled) / Double(left.count),
             finalVisibleRows: figures.finalVisibleRows, finalRowsShowingOwnImage: figures.finalRowsShowingOwnImage,
             runSeconds: figures.finishSeconds)
+        let cpu = figures.phases.map(\.cpu)
+        result.mainCPUP99Ms = FrameStatistics.percentile(99, of: cpu)
+        result.mainCPUMaxMs = cpu.max() ?? 0
+        result.mainActorProfile = FramePhases.profile(figures.phases)
+        return result
     }
 
     /// The 1-minute load average from `/proc/loadavg`; 0 if unknown.

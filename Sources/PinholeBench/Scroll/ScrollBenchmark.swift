@@ -102,6 +102,7 @@ public struct ScrollBenchmark {
             results.append(result)
             log("\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
                 + "timed out: \(result.timedOut)")
+            log("\(strategy.rawValue): main actor per frame: \(result.mainActorProfile)")
         }
         return results
     }

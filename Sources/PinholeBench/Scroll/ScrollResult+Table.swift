@@ -18,6 +18,9 @@ extension ScrollResult {
             ("raw tick p99 / max", { String(format: "%.1f / %.0f ms", $0.rawFrameP99Ms, $0.maxFrameMs) }, "", nil),
             ("main-actor work per frame p99 / max", {
                 String(format: "%.2f / %.1f ms", $0.mainWorkP99Ms, $0.mainWorkMaxMs)
+            }, "p99 ≤ 1 ms", { $0.mainWorkP99Ms <= 1 }),
+            ("  its main-thread CPU p99 / max", {
+                String(format: "%.2f / %.1f ms", $0.mainCPUP99Ms, $0.mainCPUMaxMs)
             }, "", nil),
             ("hitches (> 16.7 ms) / frames", { "\($0.hitches) / \($0.frames)" }, "", nil),
             ("hangs (> 250 ms)", { "\($0.hangs)" }, "0", { $0.hangs == 0 }),

@@ -23,6 +23,12 @@ public struct ScrollResult: Sendable, Codable, Hashable {
     /// The main actor's own work per frame (inside the tick handler): 99th percentile and maximum, in ms.
     public var mainWorkP99Ms: Double
     public var mainWorkMaxMs: Double
+    /// The main thread's CPU time inside the tick handler: 99th percentile and maximum, in ms (unlike the wall
+    /// time above, it does not grow while other processes hold the core).
+    public var mainCPUP99Ms = 0.0
+    public var mainCPUMaxMs = 0.0
+    /// Per phase of the tick (sampling, refresh, disappear, appear, draw, main-thread CPU): p50 / p99 / max.
+    public var mainActorProfile = ""
     /// The 1-minute load average when the run ended (other processes competing for the cores).
     public var loadAverage: Double
     /// Frames ticked, hitches (> 16.7 ms) and hangs (> 250 ms).

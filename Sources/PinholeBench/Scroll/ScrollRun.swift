@@ -14,6 +14,8 @@ final class ScrollRun {
         var tickSeconds: [Double]
         /// Time spent inside each tick (the main actor's own work for the frame), in milliseconds.
         var workMilliseconds: [Double]
+        /// Where each tick's time went (wall and main-thread CPU), for the profile of the main actor's work.
+        var phases: [FramePhases] = []
         var sampler: ProcessSampler
         var scriptEndSeconds: Double
         var finishSeconds: Double
@@ -85,25 +87,35 @@ final class ScrollRun {
     private func tick() {
         guard let strategy, continuation != nil else { return }
         let now = elapsedSeconds
+        var phases = FramePhases(startCPU: FramePhases.threadCPUSeconds())
         figures.tickSeconds.append(now)
-        figures.sampler.sample()
         let cells = script.visibleRowCount
         if scriptEndSeconds == nil {
             if now >= nextRefreshSeconds, let interval = refreshIntervalSeconds, !script.hasEnded(atSeconds: now) {
                 generation += 1
                 while nextRefreshSeconds <= now { nextRefreshSeconds += interval }
-                for row in visible { strategy.rebind(row: row, url: urlForRow(row, generation), cell: row % cells) }
+                phases.measure(\.refresh) {
+                    for row in visible { strategy.rebind(row: row, url: urlForRow(row, generation), cell: row % cells) }
+                }
             }
             let rows = script.visibleRows(atSeconds: now)
-            for row in visible where !rows.contains(row) { strategy.disappear(row: row, cell: row % cells) }
-            for row in rows where !visible.contains(row) {
-                strategy.appear(row: row, url: urlForRow(row, generation), cell: row % cells)
+            phases.measure(\.disappear) {
+                for row in visible where !rows.contains(row) { strategy.disappear(row: row, cell: row % cells) }
+            }
+            phases.measure(\.appear) {
+                for row in rows where !visible.contains(row) {
+                    strategy.appear(row: row, url: urlForRow(row, generation), cell: row % cells)
+                }
             }
             visible = rows
             if script.hasEnded(atSeconds: now) { scriptEndSeconds = now }
         }
-        for row in visible { strategy.draw(cell: row % cells) }
+        phases.measure(\.draw) { for row in visible { strategy.draw(cell: row % cells) } }
         figures.workMilliseconds.append((elapsedSeconds - now) * 1000)
+        phases.finish()
+        // The measurement's own sampling (procfs reads: ~0.5 ms) comes after the frame's work, not inside it.
+        phases.measure(\.sampling) { figures.sampler.sample() }
+        figures.phases.append(phases)
         if let end = scriptEndSeconds {
             if strategy.isSettled {
                 finish(scriptEnd: end, now: now, timedOut: false)

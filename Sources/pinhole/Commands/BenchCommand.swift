@@ -12,6 +12,7 @@ enum BenchCommand {
         .flag("--json", help: "Print the figures as one JSON object (sorted keys)."),
         .flag("--compare", help: "Compare with vipsthumbnail, ImageMagick, Pillow, pyvips and the TurboJPEG floor."),
         .value("--chart", "FILE", help: "With --compare: also write a PNG bar chart of the speed-ups to FILE."),
+        .flag("--stages", help: "CPU time per stage (read, header, entropy decode, colour, resize, encode, write)."),
         .flag("--help", help: "Show this help (also -h)."),
     ]
 
@@ -24,6 +25,7 @@ enum BenchCommand {
     static let help = """
         USAGE: pinhole bench thumbnail [DIR] [--runs N] [--warmups N] [--jobs N] [--json]
                pinhole bench thumbnail --compare [DIR] [--runs N] [--warmups N] [--jobs N] [--json] [--chart FILE]
+               pinhole bench thumbnail --stages [DIR] [--runs N] [--json]
                pinhole bench rss FILE [--size PIXELS] [--json]
                pinhole bench scroll [OPTIONS]      (see 'pinhole bench scroll --help')
                pinhole bench experiments [--json]
@@ -41,6 +43,9 @@ enum BenchCommand {
                    draft and pyvips (both from a private venv made by scripts/bench-venv.sh if absent) and
                    the TurboJPEG 1/8-scale decode floor, interleaved in one run (default 3 runs + 1 warm-up):
                    images/s, CPU s/image, peak RSS, Pinhole's speed-up over each tool at the same jobs.
+        --stages   In this process, one thread: each file's CPU time per stage (read, header, scan filter, entropy
+                   decode, IDCT + colour, resize, encode, write), averaged per kind (JPEG baseline, progressive,
+                   PNG, WebP), and the progressive JPEGs decoded with every scan against DC-only (default 3 runs).
         rss        Make one thumbnail of FILE in this process and print the peak RSS (used by 'thumbnail').
 
         OPTIONS (thumbnail):
@@ -76,6 +81,7 @@ enum BenchCommand {
         guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
         let corpus = parsed.positionals.first ?? defaultCorpus
         if parsed.has("--compare") { return try await compare(parsed, corpus: corpus) }
+        if parsed.has("--stages") { return try await stages(parsed, corpus: corpus) }
         if parsed.string("--chart") != nil { throw UsageError("--chart needs --compare") }
         var configuration = ThumbnailBenchmark.Configuration(corpus: corpus, pinholeExecutable: executablePath)
         configuration.runs = try parsed.integer("--runs", default: 5, in: 1...100)

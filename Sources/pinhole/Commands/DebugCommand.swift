@@ -1,4 +1,6 @@
 import Foundation
+import Pinhole
+import PinholeVips
 
 /// `pinhole debug …`: hidden verbs that the reliability tests run as child processes (not in `--help`).
 ///
@@ -9,6 +11,8 @@ import Foundation
 /// - `rss-many FILE…  [--size PIXELS]`: thumbnails all files at once, reports peak RSS as one JSON line.
 /// - `decode-warnings FILE…`: decodes each file, reports the warnings libvips captured as one JSON line
 ///   (``DecodeWarningsProbe``; its test reads this process's standard error).
+/// - `dc-only-stream FILE OUT`: writes the stream DC-only decoding gives libjpeg for the progressive JPEG FILE
+///   (exit 1 when the path declines it), for `scripts/callgrind-dc-only.sh`.
 ///
 /// Exit status: 0 when the run's own checks held, 1 when one failed, 2 for a usage error.
 enum DebugCommand {
@@ -20,6 +24,7 @@ enum DebugCommand {
         case "disk-cache-check": return try await DiskCacheWriter.runCheck(rest)
         case "rss-many": return try await ConcurrentRSSProbe.run(rest)
         case "decode-warnings": return try await DecodeWarningsProbe.run(rest)
+        case "dc-only-stream": return try await dcOnlyStream(rest)
         case let other?: throw UsageError("unknown debug verb '\(other)'")
         case nil: throw UsageError("no debug verb given")
         }
@@ -72,5 +77,27 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension DebugCommand {
+    /// `dc-only-stream FILE OUT`.
+    static func dcOnlyStream(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        guard arguments.count == 2 else { throw UsageError("dc-only-stream needs FILE and OUT") }
+        let (input, output) = (arguments[0], arguments[1])
+        do {
+            return try await WorkerThreadPool.io.run {
+                let data = try FileAccess.read(input)
+                guard let stream = VipsDecoder.dcOnlyStream(data) else {
+                    FileHandle.standardError.write(Data("\(input): the DC-only path declines it\n".utf8))
+                    return 1
+                }
+                try FileAccess.write(Data(stream), to: output)
+                return 0
+            }
+        } catch {
+            FileHandle.standardError.write(Data("pinhole debug dc-only-stream: \(error)\n".utf8))
+            return 1
+        }
     }
 }

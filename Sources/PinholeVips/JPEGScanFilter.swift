@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Drops the AC scans of a progressive JPEG that a scaled decode never reads, by a byte scan of its markers (no
+/// Huffman decoding).
+///
+/// A progressive JPEG (ITU-T T.81 Annex G) sends each component's coefficients in several scans: DC scans
+/// (spectral selection `Ss = Se = 0`, first and refinement passes) and AC scans (`Ss ≥ 1`, one component each).
+/// At a 1/8 scale libjpeg's 1×1 inverse DCT reads the DC coefficient alone, so the AC scans of such a component
+/// are entropy-decoded for nothing; they are most of the file. The filter copies everything else byte for byte
+/// and in order — SOI, every marker segment (APPn, DQT, DHT, DRI, SOF, COM …, wherever it appears), every kept
+/// scan with its entropy-coded data, and EOI — and leaves out the whole scan (its SOS segment and its data) of an
+/// AC scan whose one component is in `dcOnlyComponents`. Every AC scan of such a component goes, first passes and
+/// refinements alike, so no kept refinement scan depends on a dropped one. An AC scan that comes before any kept
+/// scan of its component (out of order: T.81 wants the DC scan first) is kept, because libjpeg latches a
+/// component's quantization table at the first scan that holds it, and a DQT between the two would otherwise
+/// change how its DC coefficients are dequantized.
+///
+/// The end of a scan's entropy-coded data is the first `0xFF` followed by a byte other than `0x00` (a stuffed
+/// `0xFF`), `0xD0…0xD7` (a restart marker) or `0xFF` (a fill byte) (T.81 B.1.1.2, B.1.1.5).
+///
+/// The filter also reads, from every scan header, which components the file sends completely: every coefficient
+/// (DC and AC 1…63) down to its last bit (successive approximation `Al = 0`), as libjpeg tracks it (`coef_bits`,
+/// the `Al` of the last scan that covered each coefficient). For a component that is not complete, libjpeg's
+/// whole-file decode smooths blocks (it estimates the unknown coefficients, DC included); the caller must then
+/// decode the whole file to get the same picture.
+///
+/// Data that ends early is copied as far as it goes, without an EOI added, so the decoder sees the same premature
+/// end it would see in the whole file (libjpeg's `JWRN_JPEG_EOF`). Anything the filter does not understand —
+/// bytes between segments that are not a marker, a segment length under 2, an SOS segment whose length does not
+/// match its component count — returns `nil`, and the caller decodes the whole file instead. A pure function of
+/// its input; safe from any isolation.
+package enum JPEGScanFilter {
+    /// The filtered stream, and what went.
+    package struct Result: Equatable {
+        /// The JPEG without the dropped scans.
+        package var bytes: [UInt8]
+        /// Scans copied (DC scans, and the AC scans of components whose AC coefficients are read).
+        package var keptScans: Int
+        /// AC scans left out.
+        package var droppedScans: Int
+        /// Components whose every coefficient some scan, kept or dropped, sends down to its last bit.
+        package var completeComponents: Set<UInt8> = []
+    }
+
+    /// The JPEG in `data` without the AC scans of the components in `dcOnlyComponents` (component ids, the `Ci` of
+    /// SOF and `Cs` of SOS); `nil` when its marker structure is not understood.
+    package static func droppingACScans(of data: UnsafeRawBufferPointer, dcOnlyComponents: Set<UInt8>) -> Result? {
+        let count = data.count
+        guard count >= 2, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
+        var result = Result(bytes: [0xFF, 0xD8], keptScans: 0, droppedScans: 0)
+        result.bytes.reserveCapacity(count / 4)
+        var position = 2
+        var componentsSeen = Set<UInt8>()
+        var progression = Progression()
+        while position < count {
+            guard data[position] == 0xFF else { return nil }
+            guard position + 1 < count else {
+                result.bytes.append(0xFF)  // a lone 0xFF at the very end: the data ends early
+                break
+            }
+            let marker = data[position + 1]
+            switch marker {
+            case 0xFF:  // a fill byte before a marker
+                position += 1
+                continue
+            case 0xD9:  // EOI: done; anything after it is not part of the image
+                result.bytes += [0xFF, 0xD9]
+                result.completeComponents = progression.completeComponents
+                return result
+            case 0x01, 0xD0...0xD8:  // markers without a length (TEM, RSTn, SOI)
+                result.bytes += [0xFF, marker]
+                position += 2
+                continue
+            case 0x00:
+                return nil
+            default:
+                break
+            }
+            guard position + 4 <= count else {
+                copy(data, position..<count, to: &result.bytes)  // ends inside the marker's length
+                break
+            }
+            let length = Int(data[position + 2]) << 8 | Int(data[position + 3])
+            guard length >= 2 else { return nil }
+            let segmentEnd = position + 2 + length
+            guard marker == 0xDA, segmentEnd <= count else {
+                copy(data, position..<min(segmentEnd, count), to: &result.bytes)
+                position = segmentEnd
+                continue
+            }
+            guard let scan = Scan(data, sosAt: position, length: length) else { return nil }
+            let dataEnd = endOfEntropyCodedData(data, from: segmentEnd)
+            progression.record(scan)
+            if scan.isAC, scan.componentIDs.count == 1, dcOnlyComponents.contains(scan.componentIDs[0]),
+                componentsSeen.contains(scan.componentIDs[0])
+            {
+                result.droppedScans += 1
+            } else {
+                copy(data, position..<dataEnd, to: &result.bytes)
+                result.keptScans += 1
+                componentsSeen.formUnion(scan.componentIDs)
+            }
+            position = dataEnd
+        }
+        result.completeComponents = progression.completeComponents
+        return result
+    }
+
+    /// For each component, the successive-approximation bit (`Al`) of the last scan that covered each of its 64
+    /// coefficients, −1 before any did (libjpeg's `coef_bits`).
+    private struct Progression {
+        var lastBit: [UInt8: [Int8]] = [:]
+
+        mutating func record(_ scan: Scan) {
+            guard scan.spectralStart <= scan.spectralEnd, scan.spectralEnd <= 63 else { return }
+            for component in scan.componentIDs {
+                var bits = lastBit[component] ?? [Int8](repeating: -1, count: 64)
+                for coefficient in Int(scan.spectralStart)...Int(scan.spectralEnd) {
+                    bits[coefficient] = Int8(scan.successiveLow)
+                }
+                lastBit[component] = bits
+            }
+        }
+
+        var completeComponents: Set<UInt8> {
+            Set(lastBit.filter { $0.value.allSatisfy { $0 == 0 } }.keys)
+        }
+    }
+
+    /// The parameters of one SOS segment (T.81 B.2.3) that the filter needs.
+    private struct Scan {
+        var componentIDs: [UInt8]
+        /// `Ss` and `Se`: the first and last coefficient (zigzag order) the scan carries.
+        var spectralStart: UInt8
+        var spectralEnd: UInt8
+        /// `Al`: the bit position the scan refines to (0 = the last bit).
+        var successiveLow: UInt8
+        /// `Ss > 0`: the scan carries AC coefficients.
+        var isAC: Bool { spectralStart > 0 }
+
+        /// `nil` when the segment's length does not match its component count (1…4).
+        init?(_ data: UnsafeRawBufferPointer, sosAt position: Int, length: Int) {
+            guard length >= 3 else { return nil }
+            let componentCount = Int(data[position + 4])
+            guard (1...4).contains(componentCount), length == 6 + 2 * componentCount else { return nil }
+            let parameters = position + 5 + 2 * componentCount
+            componentIDs = (0..<componentCount).map { data[position + 5 + 2 * $0] }
+            spectralStart = data[parameters]
+            spectralEnd = data[parameters + 1]
+            successiveLow = data[parameters + 2] & 0x0F
+        }
+    }
+
+    /// The index of the marker that ends the entropy-coded data starting at `start` (its `0xFF`), or the end of
+    /// `data` when no marker follows.
+    static func endOfEntropyCodedData(_ data: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let base = data.baseAddress else { return data.count }
+        var position = start
+        while position < data.count {
+            guard let found = memchr(base + position, 0xFF, data.count - position) else { return data.count }
+            position = base.distance(to: UnsafeRawPointer(found))
+            guard position + 1 < data.count else { return data.count }
+            switch data[position + 1] {
+            case 0x00, 0xD0...0xD7: position += 2  // a stuffed 0xFF, a restart marker: still scan data
+            case 0xFF: position += 1  // a fill byte: the marker starts at the last 0xFF
+            default: return position
+            }
+        }
+        return data.count
+    }
+
+    private static func copy(_ data: UnsafeRawBufferPointer, _ range: Range<Int>, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: data[range]))
+    }
+}
