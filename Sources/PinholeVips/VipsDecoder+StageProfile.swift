@@ -106,7 +106,8 @@ extension VipsDecoder {
             case .libvips:
                 let status = data.withUnsafeBytes { CPinholeVips_decode_only($0.baseAddress, $0.count, loadOptions) }
                 guard status == 0 else {
-                    throw VipsDecoder.decodingError(Vips.takeErrorMessage(), format: format, data: data)
+                    throw VipsDecoder.decodingError(
+                        Vips.takeErrorMessage(), format: format, data: data, interruption: nil)
                 }
             }
         }
@@ -159,19 +160,14 @@ extension VipsDecoder {
             if let pixels {
                 return try VipsDecoder.resize(pixels.scaled, orientation: header.info.orientation, layout: layout)
             }
-            do {
-                return try VipsDecoder.thumbnail(
-                    data, format: format, header: header, layout: layout, profiles: header.colourProfiles)
-            } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
-                return try VipsDecoder.thumbnail(
-                    data, format: format, header: header, layout: layout, profiles: (nil, nil))
-            }
+            return try VipsDecoder.thumbnail(data, format: format, header: header, layout: layout, interruption: nil)
         }
 
         /// The libvips route's `vips_thumbnail_buffer` run without colour profiles (what ``finish(_:)`` costs
         /// without its ICC transforms).
         package func finishWithoutColourProfiles() throws {
-            _ = try VipsDecoder.thumbnail(data, format: format, header: header, layout: layout, profiles: (nil, nil))
+            _ = try VipsDecoder.thumbnail(
+                data, format: format, header: header, layout: layout, interruption: nil, withoutProfiles: true)
         }
     }
 }

@@ -219,10 +219,11 @@ public struct VipsDecoder: ImageDecoding {
 
     /// One `vips_thumbnail_buffer` run to `layout.resized` (or, for an embedded profile that does not fit, the same
     /// work without it), cropped to `layout.output` when the layout says so, copied out as 8-bit sRGB;
-    /// `interruption` stops the work at the next read of the input or the next tile.
-    private static func thumbnail(
+    /// `interruption` stops the work at the next read of the input or the next tile. `withoutProfiles` leaves every
+    /// ICC transform out (for the stage profile's measure of what they cost).
+    static func thumbnail(
         _ data: Data, format: ImageFormat, header: VipsHeader, layout: ThumbnailOptions.Layout,
-        interruption: DecodeInterruption?
+        interruption: DecodeInterruption?, withoutProfiles: Bool = false
     ) throws -> PixelImage {
         let box = layout.resized
         let failure = { (message: String) in
@@ -231,7 +232,7 @@ public struct VipsDecoder: ImageDecoding {
         return try data.withUnsafeBytes { bytes in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
             let thumbnail = try VipsImageHandle.make(failure: failure) { out in
-                guard header.ignoredProfile == nil else {
+                guard header.ignoredProfile == nil, !withoutProfiles else {
                     return CPinholeVips_thumbnail_ignoring_profile(
                         bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                         Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, "fail_on=truncated", out)

@@ -30,7 +30,9 @@ struct ImagePipelinePriorityTests {
         for _ in 0..<count {
             let before = fixture.loader.calls.count
             let queued = fixture.pipeline.networkQueueCounts.waiting
-            guard let next = fixture.loader.waitingURLs.first else { break }
+            // (a load is counted in `calls` a moment before it waits at the gate: wait for it to wait)
+            try #require(await eventually { !fixture.loader.waitingURLs.isEmpty })
+            let next = try #require(fixture.loader.waitingURLs.first)
             fixture.loader.release(next)
             // A queued waiter now gets the slot: wait until its load has reached the loader.
             if queued > 0 { try #require(await eventually { fixture.loader.calls.count > before }) }
