@@ -10,9 +10,12 @@ public import Pinhole
 /// - the format is taken from the magic bytes (``ImageFormat/sniff(_:)``), never from a name or header;
 /// - the header is read first and ``DecodingOptions/maxPixelCount`` (one frame: width × height) and
 ///   ``DecodingOptions/maxFrameCount`` are checked before any pixel is decoded;
-/// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) to fit ``ThumbnailOptions/maxPixelSize``
-///   on the longest *displayed* side, never enlarged unless ``ThumbnailOptions/allowsUpscaling``; its size is
-///   exactly ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size;
+/// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) into the ``ThumbnailOptions`` box of the
+///   *displayed* image with its content mode (fit, fill, or fill cropped at the centre or the most interesting
+///   region by `vips_smartcrop`), never enlarged unless ``ThumbnailOptions/allowsUpscaling``; its size is exactly
+///   ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size;
+/// - ``DecodingOptions/allowsTruncatedData`` (progressive previews) decodes what data that ends early holds, on
+///   the libvips path, instead of failing;
 ///   `thumbnail == nil` decodes at full size (still oriented, sRGB, 8-bit);
 /// - EXIF orientation (1…8) is applied to JPEG, PNG, WebP and TIFF. HEIF/AVIF are shown as libheif gives
 ///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
@@ -105,7 +108,7 @@ public struct VipsDecoder: ImageDecoding {
         let header = try readHeader(data, format: format)
         try header.checkLimits(options)
         // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
-        if format == .gif && containerLooksTruncated(data, format: format) {
+        if format == .gif && !options.allowsTruncatedData && containerLooksTruncated(data, format: format) {
             throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
         }
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
@@ -119,7 +122,7 @@ public struct VipsDecoder: ImageDecoding {
             throw PinholeError(
                 .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
         }
-        if jpegFastPath, format == .jpeg, options.thumbnail != nil,
+        if jpegFastPath, format == .jpeg, options.thumbnail != nil, !options.allowsTruncatedData,
             let image = try turboJPEGThumbnail(data, header: header, layout: layout)
         {
             return DecodedImage(image: image, info: header.info)
@@ -128,11 +131,11 @@ public struct VipsDecoder: ImageDecoding {
         do {
             image = try thumbnail(
                 data, format: format, header: header, layout: layout,
-                profiles: header.colourProfiles)
+                profiles: header.colourProfiles, failOn: options.failOn)
         } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
             image = try thumbnail(
                 data, format: format, header: header, layout: layout,
-                profiles: (nil, nil))
+                profiles: (nil, nil), failOn: options.failOn)
         }
         return DecodedImage(image: image, info: header.info)
     }
@@ -141,7 +144,7 @@ public struct VipsDecoder: ImageDecoding {
     /// `layout.output` when the layout says so, copied out as 8-bit sRGB.
     private static func thumbnail(
         _ data: Data, format: ImageFormat, header: VipsHeader, layout: ThumbnailOptions.Layout,
-        profiles: (import: String?, export: String?)
+        profiles: (import: String?, export: String?), failOn: String?
     ) throws -> PixelImage {
         let box = layout.resized
         let failure = { (message: String) in decodingError(message, format: format, data: data) }
@@ -151,7 +154,7 @@ public struct VipsDecoder: ImageDecoding {
                 CPinholeVips_thumbnail(
                     bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                     Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
-                    profiles.import, profiles.export, "fail_on=truncated", out)
+                    profiles.import, profiles.export, failOn, out)
             }
             return try thumbnail.cropped(to: layout, failure: failure).pixelImage(failure: failure)
         }

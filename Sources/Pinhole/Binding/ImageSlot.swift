@@ -7,10 +7,13 @@ public import Observation
 ///   synchronously (``phase`` goes straight to `.success`, with no loading flash).
 /// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
 ///   result for an older request is dropped and counted in ``staleResultsDropped``.
-/// - ``cancel()`` when the view disappears; ``retry()`` after a failure.
+/// - ``cancel()`` when the view disappears (or ``disappear()``, which follows ``disappearBehavior``: cancel, or
+///   only lower the priority so a row scrolled back into view finds its load still running); ``retry()`` after a
+///   failure.
 ///
 /// Isolation: the main actor. Loading itself runs off it (the pipeline decodes on its own threads).
-/// Observe ``phase`` with Observation (SwiftUI) or set ``onChange``.
+/// Observe ``phase`` with Observation (SwiftUI), set ``onChange``, iterate ``phases`` (any number of observers),
+/// or await ``response``.
 @MainActor
 @Observable
 public final class ImageSlot {
@@ -49,8 +52,19 @@ public final class ImageSlot {
     /// Called on the main actor after every change of ``phase``; `nil` by default.
     @ObservationIgnored public var onChange: (@MainActor (ImageSlot) -> Void)?
 
+    /// What ``disappear()`` does; ``DisappearBehavior/cancel`` by default.
+    @ObservationIgnored public var disappearBehavior: DisappearBehavior = .cancel
+    /// Bytes received and expected (when known) for the current request's download; `nil` when nothing is being
+    /// downloaded for it (a cache hit, a file, or before the first bytes).
+    public internal(set) var progress: ImageTask.Progress?
+    /// The latest progressive preview of the current request (``ImageRequest/Options/progressivePreviews``), shown
+    /// while ``phase`` is `.loading`; `nil` otherwise. Never cached.
+    public internal(set) var preview: ImageResponse?
+
     @ObservationIgnored private var task: Task<Void, Never>?
-    @ObservationIgnored private var generation: UInt64 = 0
+    @ObservationIgnored var imageTask: ImageTask?
+    @ObservationIgnored private(set) var generation: UInt64 = 0
+    @ObservationIgnored var observers: [UInt64: AsyncStream<Phase>.Continuation] = [:]
 
     public init(pipeline: ImagePipeline) {
         self.pipeline = pipeline
@@ -58,19 +72,23 @@ public final class ImageSlot {
 
     /// Binds the slot to `request` (or to nothing, for `nil`), cancelling the previous request's work.
     public func load(_ request: ImageRequest?) {
-        task?.cancel()
-        task = nil
+        stopTasks()
         generation &+= 1
         self.request = request
+        progress = nil
+        preview = nil
         guard let request else { return setPhase(.empty) }
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
         setPhase(.loading)
         let generation = self.generation
-        let pipeline = self.pipeline
+        let imageTask = pipeline.imageTask(for: request)
+        self.imageTask = imageTask
         task = Task { [weak self] in
             let result: Result<ImageResponse, any Error>
             do {
-                result = .success(try await pipeline.image(for: request))
+                guard let response = try await self?.responseFollowingProgress(of: imageTask, generation: generation)
+                else { return imageTask.cancel() }
+                result = .success(response)
             } catch is CancellationError {
                 return
             } catch {
@@ -82,10 +100,18 @@ public final class ImageSlot {
 
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
     public func cancel() {
+        stopTasks()
+        generation &+= 1
+        progress = nil
+        preview = nil
+        if phase.isLoading { setPhase(.empty) }
+    }
+
+    private func stopTasks() {
         task?.cancel()
         task = nil
-        generation &+= 1
-        if phase.isLoading { setPhase(.empty) }
+        imageTask?.cancel()
+        imageTask = nil
     }
 
     /// Loads the current request again after a failure; no effect otherwise.
@@ -100,6 +126,8 @@ public final class ImageSlot {
             return
         }
         task = nil
+        imageTask = nil
+        preview = nil
         switch result {
         case .success(let response): setPhase(.success(response))
         case .failure(let error): setPhase(.failure(error))
@@ -109,5 +137,6 @@ public final class ImageSlot {
     private func setPhase(_ phase: Phase) {
         self.phase = phase
         onChange?(self)
+        for observer in observers.values { observer.yield(phase) }
     }
 }

@@ -13,19 +13,42 @@ public protocol DataLoading: Sendable {
     func loadData(for request: DataRequest) async throws -> DataResponse
 }
 
-/// What to fetch, and the validators of a cached copy for HTTP revalidation.
-public struct DataRequest: Sendable, Hashable {
+/// What to fetch, the validators of a cached copy for HTTP revalidation, and per-request loading options.
+///
+/// Every option is optional; the defaults keep the loader's configured behaviour.
+public struct DataRequest: Sendable {
     /// `http`, `https` or `file`.
     public var url: URL
     /// Sent as `If-None-Match` (the cached entry's ETag).
     public var ifNoneMatch: String?
     /// Sent as `If-Modified-Since` (the cached entry's `Last-Modified` text).
     public var ifModifiedSince: String?
+    /// Extra HTTP request headers for this request only (for example `Authorization`), sent after the
+    /// loader's configured headers (a same-named header here wins). Names are HTTP tokens; a name or value
+    /// with a line break fails with ``PinholeError/Code/invalidRequest``. Empty by default; ignored for files.
+    ///
+    /// - Note: libcurl does not send a custom `Authorization` or `Cookie` header to another host after a redirect.
+    public var headers: [String: String] = [:]
+    /// The whole transfer's deadline for this request (redirects included); `nil` uses the loader's configured
+    /// deadline (``HTTPDataLoader/Configuration/deadline``). Ignored for files.
+    public var timeout: Duration? = nil
+    /// Called on the loader's thread as bytes arrive (at most every 64 KiB or 50 ms, and once at the end):
+    /// bytes received so far and the expected total (`Content-Length`) when known. At the end, after the last
+    /// byte of a successful response, both are the body's size (0 for an empty body or a `304`). Must not block.
+    public var onProgress: (@Sendable (_ receivedBytes: Int, _ expectedBytes: Int?) -> Void)? = nil
+    /// Called on the loader's thread with a copy of all bytes received so far, at most every 64 KiB
+    /// (for progressive previews); `nil` by default (no copies are made). Must not block.
+    public var onPartialData: (@Sendable (Data) -> Void)? = nil
 
-    public init(url: URL, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    public init(
+        url: URL, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, headers: [String: String] = [:],
+        timeout: Duration? = nil
+    ) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
+        self.headers = headers
+        self.timeout = timeout
     }
 }
 

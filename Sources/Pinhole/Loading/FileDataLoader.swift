@@ -3,7 +3,8 @@ import Foundation
 /// Reads files for `file://` URLs (and plain paths given as file URLs), off the cooperative pool.
 ///
 /// Reads run on a ``WorkerThreadPool`` (``WorkerThreadPool/io`` by default). A file larger than
-/// ``maxFileBytes`` is refused before it is read.
+/// ``maxFileBytes`` is refused before it is read. ``DataRequest/onProgress`` is called once, after the read
+/// (received = expected = the file's size); the HTTP-only options of ``DataRequest`` are ignored.
 public struct FileDataLoader: DataLoading {
     /// The largest file read, in bytes; 200,000,000 by default.
     public var maxFileBytes: Int
@@ -26,6 +27,7 @@ public struct FileDataLoader: DataLoading {
         try Task.checkCancellation()
         let data = try await pool.run { try Self.read(url, limit: limit) }
         try Task.checkCancellation()
+        request.onProgress?(data.count, data.count)
         return DataResponse(data: data, url: url)
     }
 

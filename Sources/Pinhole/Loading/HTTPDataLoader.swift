@@ -88,6 +88,7 @@ public final class HTTPDataLoader: DataLoading {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         for (name, value) in configuration.additionalHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if let etag = request.ifNoneMatch { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = request.ifModifiedSince { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
 

@@ -27,6 +27,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case encodingFailed = "encoding_failed"
             case cacheUnavailable = "cache_unavailable"
             case processingFailed = "processing_failed"
+            case notCached = "not_cached"
         }
 
         fileprivate let value: Value
@@ -69,6 +70,8 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let cacheUnavailable = Code(value: .cacheUnavailable)
         /// An ``ImageProcessing`` step failed; ``PinholeError/message`` says which and why.
         public static let processingFailed = Code(value: .processingFailed)
+        /// Offline (``ImageRequest/Options/returnCacheDataDontLoad``) and neither cache holds the image.
+        public static let notCached = Code(value: .notCached)
 
         /// Stable snake_case name, for logs and JSON (`"not_an_image"`).
         public var kind: String { value.rawValue }
