@@ -3,14 +3,17 @@ import Pinhole
 import PinholeGallery
 
 extension ThumbnailCommand {
-    /// The pipeline the command loads through: the injected decoder, HTTP(S) and file loaders, a memory cache
-    /// (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir`, and a CPU limit of
-    /// `--jobs`. Diagnostics (an unusable cache directory) go to stderr once.
+    /// The pipeline the command loads through: the injected decoder and encoder, HTTP(S) and file loaders, a memory
+    /// cache (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir` (encoded thumbnails,
+    /// ``DiskCachePolicy/automatic``), and a CPU limit of `--jobs`. Diagnostics (an unusable cache directory) go to stderr once.
     func makePipeline() -> ImagePipeline {
         let loader = SchemeRoutingDataLoader(http: HTTPDataLoader(), file: FileDataLoader(pool: ioPool))
-        var pipelineConfiguration = ImagePipeline.Configuration(decoder: codecs.decoder, dataLoader: loader)
+        var pipelineConfiguration = ImagePipeline.Configuration(
+            decoder: codecs.decoder, dataLoader: loader, encoder: codecs.encoder)
         pipelineConfiguration.processingConcurrencyLimit = configuration.jobs
         pipelineConfiguration.diskCacheDirectory = configuration.cacheDirectory.map { URL(fileURLWithPath: $0) }
+        // Thumbnails go to disk encoded (full-size requests would keep originals): a second run decodes nothing.
+        pipelineConfiguration.diskCachePolicy = .automatic
         if configuration.untrusted {
             pipelineConfiguration.sourcePolicy = .untrusted(allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
         }

@@ -67,7 +67,9 @@ struct ThumbnailCommand: Sendable {
             }
         }
         let pipeline = makePipeline()
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.fileExtension)
+        let naming = OutputNaming(
+            size: configuration.size,
+            fileExtension: configuration.request.nameLabel(size: configuration.size) + configuration.fileExtension)
         let outputNames = naming.names(for: inputs.map(\.relativePath))
         let outcomes = await process(inputs, outputNames: outputNames, pipeline: pipeline, progress: progress)
 
@@ -90,6 +92,8 @@ struct ThumbnailCommand: Sendable {
         report.coalesced = metrics.coalescedJoins
         report.memoryHits = metrics.memoryHits
         report.diskHits = metrics.diskHits
+        report.decodes = metrics.decodes
+        report.thumbnailDiskHits = metrics.thumbnailDiskHits
         if let sheet = configuration.contactSheet {
             do {
                 report.contactSheet = try await writeContactSheet(images, to: sheet)
@@ -136,7 +140,7 @@ struct ThumbnailCommand: Sendable {
     /// Loads (through the pipeline), encodes and writes one input.
     private func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
         do {
-            let request = ImageRequest(url: input.source, thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
+            let request = configuration.request.request(for: input.source, size: configuration.size)
             let decoded = try await pipeline.image(for: request)
             try Task.checkCancellation()
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
