@@ -165,3 +165,16 @@ struct RequestAPIIntegrationTests {
         #expect(server.requestCount(for: "/me.jpg") == 3)
     }
 }
+
+/// `ImagePipeline.shared`: the libvips pipeline people reach for first.
+@Suite(.timeLimit(.minutes(1)))
+struct SharedPipelineTests {
+    @Test func theSharedPipelineDecodesAFileURLWithLibvips() async throws {
+        let url = Fixture.cases.appendingPathComponent("inputs/orient-6.jpg")
+        let response = try await ImagePipeline.shared.image(for: ImageRequest(url: url, maxPixelSize: 60))
+        // orient-6 is stored 80×120 and displayed 120×80: the decoder is libvips (orientation applied)
+        #expect(response.image.width == 60 && response.image.height == 40)
+        #expect(ImagePipeline.shared === ImagePipeline.shared)
+        #expect(ImagePipeline.shared.configuration.encoder is VipsEncoder)
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 extension ImagePipeline {
     /// Whether `request`'s result goes to (and comes from) the disk cache encoded.
     func storesEncodedImages(for request: ImageRequest) -> Bool {
-        request.usesDiskCacheForData && configuration.diskCachePolicy.storesEncodedImages(for: request)
+        configuration.diskCachePolicy.storesEncodedImages(for: request) && request.usesDiskCacheForData
     }
 
     /// The image job's answer from an encoded image in the disk cache, or `nil` (then the job loads and decodes).

@@ -34,12 +34,12 @@ extension ImagePipeline {
     /// the same crop at a smaller box of the same aspect ratio. Never enlarges, and never from an image that was
     /// itself enlarged. The result is stored in the memory cache under the request's key.
     func resizedFromLargerCachedImage(for request: ImageRequest) async throws -> ImageResponse? {
-        guard let asked = request.thumbnail, request.processors.isEmpty,
-            let resizer = configuration.decoder as? any ImageResizing, let memoryCache = configuration.memoryCache,
+        guard let asked = request.thumbnail, request.processors.isEmpty, let memoryCache = configuration.memoryCache,
             !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData)
         else { return nil }
         let key = request.imageKey
         let candidates = (memoryVariants[Self.variantGroup(key)] ?? []).filter { $0 != asked }
+        guard !candidates.isEmpty, let resizer = configuration.decoder as? any ImageResizing else { return nil }
         var best: (decoded: DecodedImage, layout: ThumbnailOptions.Layout)?
         for candidate in candidates {
             let candidateKey = ImageKey(sourceKey: key.sourceKey, thumbnail: candidate, processing: key.processing)

@@ -50,3 +50,10 @@ func payloadDataURL(_ text: String) -> URL {
     let body = Data(VersionedLoader.signature + Array(text.utf8))
     return URL(string: "data:image/png;base64,\(body.base64EncodedString())")!
 }
+
+/// An encoder whose output a ``PayloadDecoder`` reads back: the PNG signature, then the image's payload text.
+struct PayloadEncoder: ImageEncoding {
+    func encode(_ image: PixelImage, options: EncodingOptions) async throws -> Data {
+        Data(VersionedLoader.signature + Array(PayloadDecoder.payload(of: image).utf8))
+    }
+}

@@ -226,3 +226,52 @@ struct RequestOptionsTests {
         #expect(try await second.image(for: ImageRequest(url: Fixture.url("shared.jpg"))).source == .diskCache)
     }
 }
+
+/// What each disk-cache policy stores, per kind of request.
+@Suite(.timeLimit(.minutes(1)))
+struct DiskCachePolicyTests {
+    static let url = URL(string: "https://images.example/p.jpg")!
+    static let full = ImageRequest(url: url)
+    static let thumbnail = ImageRequest(url: url, maxPixelSize: 100)
+    static let processed = ImageRequest(url: url, processors: [TaggingProcessor(tag: "x")])
+
+    @Test func eachPolicyStoresWhatItSays() {
+        // (policy, stores originals for full / thumbnail / processed, stores encoded for full / thumbnail / processed)
+        let expectations: [(DiskCachePolicy, [Bool], [Bool])] = [
+            (.storeOriginalData, [true, true, true], [false, false, false]),
+            (.storeEncodedImages, [false, false, false], [true, true, true]),
+            (.storeAll, [true, true, true], [true, true, true]),
+            (.automatic, [true, false, false], [false, true, true]),
+        ]
+        for (policy, originals, encoded) in expectations {
+            let requests = [Self.full, Self.thumbnail, Self.processed]
+            #expect(requests.map(policy.storesOriginalData(for:)) == originals, "\(policy)")
+            #expect(requests.map(policy.storesEncodedImages(for:)) == encoded, "\(policy)")
+        }
+    }
+
+    @Test func storeEncodedImagesKeepsNoOriginalOnDisk() async throws {
+        // Given a pipeline that stores encoded images only (an encoder that keeps the payload in the bytes)
+        let fixture = try Fixture { configuration in
+            configuration.diskCachePolicy = .storeEncodedImages
+            configuration.encoder = PayloadEncoder()
+        }
+        let request = ImageRequest(url: Fixture.url("e.jpg"), maxPixelSize: 100)
+        _ = try await fixture.pipeline.image(for: request)
+        // Then the disk holds the encoded image and not the original bytes
+        #expect(await fixture.pipeline.cache.containsEncodedImage(for: request))
+        #expect(await fixture.pipeline.cache.cachedData(for: request) == nil)
+        // And a new pipeline over the same directory answers from it without a load or a decode
+        let loader = VersionedLoader()
+        var configuration = ImagePipeline.Configuration(decoder: PayloadDecoder(), dataLoader: loader, encoder: PayloadEncoder())
+        configuration.diskCacheDirectory = fixture.directory
+        configuration.diskCachePolicy = .storeEncodedImages
+        let again = ImagePipeline(configuration: configuration)
+        let response = try await again.image(for: request)
+        #expect(response.source == .diskCache && loader.totalLoads == 0)
+        #expect(again.metrics.thumbnailDiskHits == 1 && again.metrics.decodes == 0)
+        #expect(Fixture.payload(response).hasSuffix("|v1"))
+    }
+
+    typealias Fixture = VersionedPipeline
+}
