@@ -22,9 +22,12 @@ public enum ChildProcess {
     ///   - capturesOutput: whether stdout is kept (in a temporary file, so a full pipe can never stall the
     ///     child); otherwise it goes to /dev/null. stderr always goes to /dev/null.
     ///   - environment: extra environment variables, added to this process's.
+    ///   - standardInputLines: lines written to the child's stdin through a pipe, as it reads them (see
+    ///     ``feed(_:to:)``); stdin is /dev/null when `nil` (the default).
     /// - Throws: when the program cannot be started, or the stdout file cannot be read.
     public static func run(
-        _ executable: String, _ arguments: [String], capturesOutput: Bool = false, environment: [String: String] = [:]
+        _ executable: String, _ arguments: [String], capturesOutput: Bool = false, environment: [String: String] = [:],
+        standardInputLines: [String]? = nil
     ) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -32,7 +35,8 @@ public enum ChildProcess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = standardInputLines.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-bench-\(UUID())").path
         var outputHandle: FileHandle?
@@ -56,6 +60,7 @@ public enum ChildProcess {
             }
             do {
                 try process.run()
+                if let inputPipe, let standardInputLines { feed(standardInputLines, to: inputPipe) }
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)

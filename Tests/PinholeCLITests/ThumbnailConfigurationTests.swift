@@ -39,7 +39,7 @@ struct ThumbnailConfigurationTests {
     }
 
     @Test(arguments: [
-        ([], "no inputs: give at least one file, directory or URL, or --feed"),
+        ([], "no inputs: give at least one file, directory or URL, --feed or --input-list"),
         (["a", "--size", "abc"], "--size needs a whole number, not 'abc'"),
         (["a", "--size", "0"], "--size must be between 1 and 16384, not 0"),
         (["a", "--quality", "101"], "--quality must be between 1 and 100, not 101"),

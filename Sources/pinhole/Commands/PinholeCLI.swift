@@ -59,6 +59,7 @@ struct PinholeCLI: Sendable {
             print(ThumbnailCommand.Configuration.help)
             return 0
         }
+        if configuration.isBatch { return await batch(configuration) }
         let command = ThumbnailCommand(configuration: configuration, codecs: makeCodecs(configuration.jobs))
         var progressBar = ProgressBar()
         let report = await command.run { finished, failed, total in

@@ -33,6 +33,14 @@ extension ThumbnailCommand {
         var showsHelp = false
         /// The box, content mode, scale, headers and offline flag of every request (ThumbnailCommand+RequestOptions).
         var request = RequestFlags()
+        /// A file of inputs, one per line, read as the run goes (`-`: stdin); see ``batchOptions``.
+        var inputList: String?
+        /// This process's share of the inputs (`--shard`), if any.
+        var shard: ShardSelector?
+        /// Leave inputs whose output is already whole alone (`--skip-existing`).
+        var skipsExisting = false
+        /// Print one JSON object per input as it finishes, then a summary line (`--jsonl`).
+        var jsonLines = false
 
         /// The formats `--format` accepts and the file extension each gets.
         static let formats: [(name: String, format: ImageFormat, fileExtension: String)] = [
@@ -63,21 +71,24 @@ extension ThumbnailCommand {
                 + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
             .flag("--help", help: "Show this help (also -h)."),
-        ] + requestOptions
+        ] + batchOptions + requestOptions
 
         /// Parses the arguments after `thumbnail`.
         ///
         /// - Throws: ``UsageError`` for unknown options, bad values, a contact sheet with an unknown extension,
         ///   or no inputs (unless `--help` was given).
-        static func parse(_ arguments: [String]) throws(UsageError) -> Configuration {
+        static func parse(
+            _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+        ) throws(UsageError) -> Configuration {
             let parsed = try ArgumentParser(options: options).parse(arguments)
             var configuration = Configuration(inputs: parsed.positionals)
             configuration.showsHelp = parsed.has("--help")
             if configuration.showsHelp { return configuration }
             configuration.feed = parsed.string("--feed")
             configuration.cacheDirectory = parsed.string("--cache-dir")
-            guard !configuration.inputs.isEmpty || configuration.feed != nil else {
-                throw UsageError("no inputs: give at least one file, directory or URL, or --feed")
+            let hasList = parsed.string("--input-list") != nil
+            guard !configuration.inputs.isEmpty || configuration.feed != nil || hasList else {
+                throw UsageError("no inputs: give at least one file, directory or URL, --feed or --input-list")
             }
             configuration.size = try parsed.integer("--size", default: 360, in: 1...16384)
             let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
@@ -102,6 +113,7 @@ extension ThumbnailCommand {
                 }
                 configuration.contactSheet = sheet
             }
+            try configuration.parseBatchOptions(parsed, environment: environment)
             try configuration.parseRequestOptions(parsed)
             return configuration
         }
@@ -129,6 +141,8 @@ extension ThumbnailCommand {
                 "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
                 "                         [--width W --height H [--fit | --fill [--crop centre|attention|entropy]]]",
                 "                         [--scale S] [--header 'NAME: VALUE']... [--offline]",
+                "       pinhole thumbnail --input-list FILE|- [--shard I/N|auto/N] [--skip-existing] [--jsonl]",
+                "                         [OPTIONS]",
                 "",
                 "Makes a thumbnail of every image in INPUT... with libvips (shrink-on-load, EXIF orientation",
                 "applied, colour converted to sRGB, metadata stripped), through Pinhole's pipeline: the same",
@@ -146,6 +160,7 @@ extension ThumbnailCommand {
             for option in options {
                 lines.append(contentsOf: helpLines(for: option))
             }
+            lines += batchHelp
             lines += [
                 "",
                 "OUTPUT NAMES:",

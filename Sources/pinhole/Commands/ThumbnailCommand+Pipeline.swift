@@ -7,6 +7,11 @@ extension ThumbnailCommand {
     /// cache (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir` (encoded thumbnails,
     /// ``DiskCachePolicy/automatic``), and a CPU limit of `--jobs`. Diagnostics (an unusable cache directory) go to stderr once.
     func makePipeline() -> ImagePipeline {
+        ImagePipeline(configuration: pipelineConfiguration())
+    }
+
+    /// The configuration of ``makePipeline()``.
+    func pipelineConfiguration() -> ImagePipeline.Configuration {
         let loader = SchemeRoutingDataLoader(http: HTTPDataLoader(), file: FileDataLoader(pool: ioPool))
         var pipelineConfiguration = ImagePipeline.Configuration(
             decoder: codecs.decoder, dataLoader: loader, encoder: codecs.encoder)
@@ -20,7 +25,7 @@ extension ThumbnailCommand {
         pipelineConfiguration.onDiagnostic = { line in
             FileHandle.standardError.write(Data("pinhole: \(line)\n".utf8))
         }
-        return ImagePipeline(configuration: pipelineConfiguration)
+        return pipelineConfiguration
     }
 
     /// The inputs a JSON Feed names: one per item with an image, in feed order (a URL repeated in the feed is

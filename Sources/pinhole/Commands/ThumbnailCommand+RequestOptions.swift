@@ -40,6 +40,10 @@ extension ThumbnailCommand.Configuration {
         }
     }
 
+    /// What output names end with after `.SIZE.`: the box and mode label (if any), then the file extension
+    /// (`jpg`, or `200x100-fill-attention.jpg`).
+    var outputNameExtension: String { request.nameLabel(size: size) + fileExtension }
+
     static let requestOptions: [OptionSpec] = [
         .value("--width", "POINTS", help: "Width of the thumbnail box (times --scale: pixels), 1-16384. With "
             + "--height: a box instead of --size; alone: fit to this width."),

@@ -36,7 +36,7 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// What became of one input.
-    private enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case written(ThumbnailReport.Output, image: PixelImage?)
         case failed(ThumbnailReport.Failure)
     }
@@ -67,9 +67,7 @@ struct ThumbnailCommand: Sendable {
             }
         }
         let pipeline = makePipeline()
-        let naming = OutputNaming(
-            size: configuration.size,
-            fileExtension: configuration.request.nameLabel(size: configuration.size) + configuration.fileExtension)
+        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
         let outputNames = naming.names(for: inputs.map(\.relativePath))
         let outcomes = await process(inputs, outputNames: outputNames, pipeline: pipeline, progress: progress)
 
@@ -138,7 +136,7 @@ struct ThumbnailCommand: Sendable {
     }
 
     /// Loads (through the pipeline), encodes and writes one input.
-    private func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
+    func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
         do {
             let request = configuration.request.request(for: input.source, size: configuration.size)
             let decoded = try await pipeline.image(for: request)
@@ -177,7 +175,7 @@ struct ThumbnailCommand: Sendable {
             outputDirectory: configuration.outputDirectory, outputs: [], errors: [], contactSheet: nil)
     }
 
-    private static func failure(_ input: String, _ error: any Error) -> ThumbnailReport.Failure {
+    static func failure(_ input: String, _ error: any Error) -> ThumbnailReport.Failure {
         switch error {
         case let error as PinholeError:
             ThumbnailReport.Failure(input: input, kind: error.code.kind, message: error.message)
