@@ -5,6 +5,9 @@ public import Observation
 ///
 /// - ``load(_:)`` cancels the slot's previous work and starts the new request. A memory-cache hit is applied
 ///   synchronously (``phase`` goes straight to `.success`, with no loading flash).
+/// - ``load(_:)`` with the request the slot already loads or shows (the same image identity, see ``ImageRequest``)
+///   is a no-op: nothing is cancelled or restarted (SwiftUI may call `.task` or `onAppear` again); only a new
+///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.
 /// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
 ///   result for an older request is dropped and counted in ``staleResultsDropped``.
 /// - ``cancel()`` when the view disappears (or ``disappear()``, which follows ``disappearBehavior``: cancel, or
@@ -71,9 +74,18 @@ public final class ImageSlot {
     }
 
     /// Binds the slot to `request` (or to nothing, for `nil`), cancelling the previous request's work.
+    ///
+    /// A request with the identity of the one the slot is loading or showing changes nothing but the running
+    /// load's priority: no cancel, no restart.
     public func load(_ request: ImageRequest?) {
-        stopTasks()
-        generation &+= 1
+        if let request, let current = self.request, request.imageJobKey == current.imageJobKey,
+            phase.isLoading || phase.response != nil
+        {
+            self.request = request
+            imageTask?.priority = request.priority
+            return
+        }
+        stop()
         self.request = request
         progress = nil
         preview = nil
@@ -100,18 +112,19 @@ public final class ImageSlot {
 
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
     public func cancel() {
-        stopTasks()
-        generation &+= 1
+        stop()
         progress = nil
         preview = nil
         if phase.isLoading { setPhase(.empty) }
     }
 
-    private func stopTasks() {
-        task?.cancel()
-        task = nil
+    /// Cancels the running load, if any, and makes any result still on its way stale.
+    private func stop() {
         imageTask?.cancel()
         imageTask = nil
+        task?.cancel()
+        task = nil
+        generation &+= 1
     }
 
     /// Loads the current request again after a failure; no effect otherwise.

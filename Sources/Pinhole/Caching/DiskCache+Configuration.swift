@@ -36,7 +36,7 @@ extension DiskCache {
 
     /// Validators and freshness of a stored response, stored as JSON inside the entry file.
     public struct Metadata: Sendable, Equatable, Codable {
-        /// The `ETag` header, sent back as `If-None-Match`.
+        /// The `ETag` header as received (weak `W/"…"` included), sent back verbatim as `If-None-Match`.
         public var etag: String?
         /// The `Last-Modified` header's text, sent back as `If-Modified-Since`.
         public var lastModified: String?
@@ -44,9 +44,15 @@ extension DiskCache {
         public var contentType: String?
         /// When the response was stored (or last revalidated).
         public var storedAt: Date
-        /// When the response stops being fresh (from `Cache-Control: max-age` or `Expires`, computed by the
-        /// caller); `nil` means no expiry was given and freshness is never checked (see ``isFresh(now:)``).
+        /// When the response stops being fresh (computed by the caller from the HTTP caching headers; the pipeline
+        /// follows RFC 9111, see ``DiskCache``); `nil` means no expiry was given and freshness is never checked
+        /// (see ``isFresh(now:)``).
         public var expiresAt: Date?
+        /// The response's `Cache-Control` header as received, kept so that a `304` without one updates the rest
+        /// and so that ``mayServeStale`` can honour `no-cache` and `must-revalidate`; `nil` when there was none.
+        public var cacheControl: String?
+        /// The response's `Expires` header as received; `nil` when there was none.
+        public var expires: String?
 
         /// Creates metadata; every argument but `storedAt` defaults to `nil`.
         public init(
@@ -54,13 +60,17 @@ extension DiskCache {
             lastModified: String? = nil,
             contentType: String? = nil,
             storedAt: Date = Date(),
-            expiresAt: Date? = nil
+            expiresAt: Date? = nil,
+            cacheControl: String? = nil,
+            expires: String? = nil
         ) {
             self.etag = etag
             self.lastModified = lastModified
             self.contentType = contentType
             self.storedAt = storedAt
             self.expiresAt = expiresAt
+            self.cacheControl = cacheControl
+            self.expires = expires
         }
 
         /// Whether the stored response may be used without revalidation at `now`: `true` before ``expiresAt``,
@@ -68,6 +78,14 @@ extension DiskCache {
         public func isFresh(now: Date) -> Bool {
             guard let expiresAt else { return true }
             return now < expiresAt
+        }
+
+        /// Whether the stored response, once stale, may still be used when the origin cannot be reached (a
+        /// transport failure, a timeout or a `5xx` while revalidating): `false` when its `Cache-Control` says
+        /// `no-cache` or `must-revalidate` (RFC 9111 §4.2.4, §5.2.2.2, §5.2.2.4).
+        public var mayServeStale: Bool {
+            let directives = HTTPCacheControl(cacheControl)
+            return !directives.noCache && !directives.mustRevalidate
         }
     }
 }

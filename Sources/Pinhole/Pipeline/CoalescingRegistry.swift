@@ -6,7 +6,8 @@ import Synchronization
 /// - A caller whose task is cancelled leaves at once with `CancellationError`; the job goes on for the others.
 /// - When the last caller leaves, the job's task is cancelled (and with it whatever it awaits: a download,
 ///   a queue slot, a nested job).
-/// - The job runs at the highest priority of its callers; ``JobContext`` lets the work follow changes.
+/// - The job runs at the highest priority of its callers; ``JobContext`` lets the work follow changes. A job's
+///   priority is set under this registry's lock, so changes land in the order they were decided.
 ///
 /// The rules live in ``CoalescingStateMachine``; this type holds its state in a `Locked`, starts tasks, and
 /// resumes continuations outside the lock.
@@ -23,8 +24,9 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     private enum SubscribeOutcome {
         case cancelled
-        case start(JobContext)
-        case join(JobContext?, Priority?)
+        case started
+        /// Joined; the context when the join raised the job's priority (its observers must be told).
+        case join(raised: JobContext?)
     }
 
     private let state = Locked(State())
@@ -41,7 +43,7 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The result of the job for `key`, starting it with `work` when none runs.
     ///
     /// - Parameters:
-    ///   - subscriber: unique for this call (``UniqueID/next()``); used by ``setPriority(_:subscriber:to:)``.
+    ///   - subscriber: unique for this call (``UniqueID/next()``); used by ``updatePriority(_:subscriber:from:)``.
     ///   - priority: read under the registry's lock, so a concurrent priority change is never lost.
     /// - Throws: `CancellationError` when the caller is cancelled; otherwise what the job threw.
     func value(
@@ -60,20 +62,25 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
                     case .start(let jobID, let jobPriority):
                         let context = JobContext(id: jobID, priority: jobPriority)
                         state.contexts[jobID] = context
-                        return .start(context)
+                        // Made under the lock, so that from the moment the job exists a leaving caller finds its
+                        // task to cancel (made after the lock, a preempted thread left a window in which the last
+                        // caller could leave without cancelling it, and a new caller could join work nobody wanted).
+                        state.tasks[jobID] = makeTask(key: key, context: context, work: work)
+                        return .started
                     case .join(let jobID, let newPriority):
-                        return .join(state.contexts[jobID], newPriority)
+                        guard let newPriority, let context = state.contexts[jobID] else { return .join(raised: nil) }
+                        context.set(newPriority)
+                        return .join(raised: context)
                     }
                 }
                 switch outcome {
                 case .cancelled:
                     continuation.resume(throwing: CancellationError())
-                case .start(let context):
+                case .started:
                     starts.add(1, ordering: .relaxed)
-                    start(key: key, context: context, work: work)
-                case .join(let context, let newPriority):
+                case .join(let raised):
                     joins.add(1, ordering: .relaxed)
-                    if let newPriority { context?.update(newPriority) }
+                    raised?.notifyObservers()
                 }
             }
         } onCancel: {
@@ -81,19 +88,25 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
-    /// Changes one caller's priority; the job follows when its highest priority changes.
-    func setPriority(_ key: Key, subscriber: UInt64, to priority: Priority) {
-        let change: (JobContext?, Priority)? = state.withLock { state in
-            guard let (jobID, newPriority) = state.machine.setPriority(key, subscriber: subscriber, to: priority) else {
-                return nil
-            }
-            return (state.contexts[jobID], newPriority)
+    /// Takes one caller's priority again (it changed); the job follows when its highest priority changes.
+    ///
+    /// - Parameter priority: read under the registry's lock, so that of two quick changes the later one wins
+    ///   whatever order the calls arrive in (the caller stores its new priority first, then calls this).
+    func updatePriority(_ key: Key, subscriber: UInt64, from priority: () -> Priority) {
+        let changed: JobContext? = state.withLock { state in
+            guard let (jobID, newPriority) = state.machine.setPriority(key, subscriber: subscriber, to: priority()),
+                let context = state.contexts[jobID]
+            else { return nil }
+            context.set(newPriority)
+            return context
         }
-        if let (context, newPriority) = change { context?.update(newPriority) }
+        changed?.notifyObservers()
     }
 
-    private func start(key: Key, context: JobContext, work: @escaping Work) {
-        let task = Task {
+    /// The job's task. Called under the lock; the task takes the lock itself only when it finishes, on its own
+    /// thread, so making it here cannot deadlock.
+    private func makeTask(key: Key, context: JobContext, work: @escaping Work) -> Task<Void, Never> {
+        Task {
             let result: Result<Value, any Error>
             do {
                 result = .success(try await work(context))
@@ -102,13 +115,6 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
             }
             self.finish(key: key, jobID: context.id, result: result)
         }
-        // Keep the handle only while the job is current; it may already be finished or abandoned.
-        let abandoned = state.withLock { state in
-            guard state.machine.isCurrent(key, jobID: context.id) else { return true }
-            state.tasks[context.id] = task
-            return false
-        }
-        if abandoned { task.cancel() }
     }
 
     private func finish(key: Key, jobID: UInt64, result: Result<Value, any Error>) {
@@ -122,13 +128,16 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     private func leave(key: Key, subscriber: UInt64) {
         var cancelledTask: Task<Void, Never>?
-        var priorityChange: (JobContext, Priority)?
+        var lowered: JobContext?
         let continuation: Continuation? = state.withLock { state in
             switch state.machine.unsubscribe(key, subscriber: subscriber) {
             case .none:
                 return nil
             case .left(let continuation, let jobID, let newPriority):
-                if let newPriority, let context = state.contexts[jobID] { priorityChange = (context, newPriority) }
+                if let newPriority, let context = state.contexts[jobID] {
+                    context.set(newPriority)
+                    lowered = context
+                }
                 return continuation
             case .leftAndCancelJob(let continuation, let jobID):
                 cancelledTask = state.tasks.removeValue(forKey: jobID)
@@ -138,6 +147,6 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
         continuation?.resume(throwing: CancellationError())
         cancelledTask?.cancel()
-        if let (context, newPriority) = priorityChange { context.update(newPriority) }
+        lowered?.notifyObservers()
     }
 }

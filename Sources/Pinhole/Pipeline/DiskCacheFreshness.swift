@@ -1,48 +1,100 @@
 import Foundation
 
-/// How long original bytes stay fresh in the disk cache, from the response's HTTP caching headers
-/// (RFC 9111: `Cache-Control: max-age`, `no-cache`, `no-store`, `Expires`), with a default for responses
-/// that say nothing.
+/// What a private HTTP cache may do with a response (RFC 9111), for the pipeline's disk cache of original bytes:
+/// whether it may be stored, how long it stays fresh, and whether a stale copy may stand in when the origin cannot
+/// be reached.
+///
+/// - Storing: `Cache-Control: no-store` and `Vary: *` are never stored (and the pipeline removes the entry they
+///   replace).
+/// - Freshness lifetime, first that applies: `no-cache` → 0 (stored, revalidated before every use);
+///   `max-age=N` → N s (it beats `Expires`; an invalid or conflicting `max-age` → 0);
+///   `Expires` → `Expires − Date` (an `Expires` that is not a valid HTTP date, such as `0` or `-1`, → 0: already
+///   expired); with no explicit freshness, heuristic: 10 % of `Date − Last-Modified`, at most the configured
+///   default; else the configured default.
+/// - Age: the response's age when received (`Age`, or `now − Date` if larger) is subtracted from the lifetime.
+/// - A stale entry is revalidated with its validators sent back verbatim (`If-None-Match` with the `ETag` as
+///   received, weak `W/"…"` included; `If-Modified-Since` with `Last-Modified`); a `304` updates the stored
+///   headers with its own (§4.3.4) and the freshness is computed again.
+///
+/// Source: https://www.rfc-editor.org/rfc/rfc9111 (§3 storing, §4.2 freshness, §4.2.3 age, §4.2.2 heuristics,
+/// §4.3 validation, §5.3 `Expires`).
 enum DiskCacheFreshness {
-    /// Metadata to store for `response`: validators (`ETag`, `Last-Modified`), content type and expiry.
-    ///
-    /// - `no-cache` or `max-age=0`: stale at once (revalidated on every use when a validator exists).
-    /// - `max-age=N`: fresh for N seconds. `Expires`: fresh until that date.
-    /// - nothing: fresh for `defaultFreshness`.
-    /// For a `304`, headers the response lacks are taken from `previous`.
-    static func metadata(for response: DataResponse, previous: DiskCache.Metadata?, defaultFreshness: Duration) -> DiskCache.Metadata {
-        let now = Date()
-        let headers = response.headers
-        let cacheControl = (headers["cache-control"] ?? "").lowercased()
-        let directives = cacheControl.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        var expiresAt: Date
-        if directives.contains("no-cache") || directives.contains("no-store") {
-            expiresAt = now
-        } else if let maxAge = directives.first(where: { $0.hasPrefix("max-age=") }),
-            let seconds = Double(maxAge.dropFirst("max-age=".count))
-        {
-            expiresAt = now.addingTimeInterval(max(0, seconds))
-        } else if let expires = headers["expires"], let date = httpDate(expires) {
-            expiresAt = date
-        } else {
-            expiresAt = now.addingTimeInterval(Double(defaultFreshness.components.seconds))
-        }
-        if expiresAt < now { expiresAt = now }
-        return DiskCache.Metadata(
-            etag: headers["etag"] ?? previous?.etag,
-            lastModified: headers["last-modified"] ?? previous?.lastModified,
-            contentType: headers["content-type"] ?? previous?.contentType,
-            storedAt: now,
-            expiresAt: expiresAt
-        )
+    /// The verdict on one response.
+    enum Decision: Sendable, Equatable {
+        /// Store (or keep) the entry with this metadata.
+        case store(DiskCache.Metadata)
+        /// Do not store; remove any entry the response replaces. The reason is for diagnostics.
+        case doNotStore(reason: String)
     }
 
-    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+    /// The verdict on a full (`200`) response received at `now`.
+    static func decision(for response: DataResponse, now: Date = Date(), defaultFreshness: Duration) -> Decision {
+        let headers = response.headers
+        return decision(
+            cacheControl: headers["cache-control"], expires: headers["expires"], vary: headers["vary"],
+            etag: headers["etag"], lastModified: headers["last-modified"], contentType: headers["content-type"],
+            date: headers["date"], age: headers["age"], now: now, defaultFreshness: defaultFreshness)
+    }
+
+    /// The verdict after a `304 Not Modified` for an entry with `previous` metadata: the stored header fields are
+    /// updated with those the `304` carries (RFC 9111 §4.3.4), and freshness is computed from the result.
+    static func decision(
+        revalidatedBy response: DataResponse, previous: DiskCache.Metadata, now: Date = Date(),
+        defaultFreshness: Duration
+    ) -> Decision {
+        let headers = response.headers
+        return decision(
+            cacheControl: headers["cache-control"] ?? previous.cacheControl,
+            expires: headers["expires"] ?? previous.expires, vary: headers["vary"],
+            etag: headers["etag"] ?? previous.etag, lastModified: headers["last-modified"] ?? previous.lastModified,
+            contentType: headers["content-type"] ?? previous.contentType,
+            date: headers["date"], age: headers["age"], now: now, defaultFreshness: defaultFreshness)
+    }
+
+    private static func decision(
+        cacheControl: String?, expires: String?, vary: String?, etag: String?, lastModified: String?,
+        contentType: String?, date: String?, age: String?, now: Date, defaultFreshness: Duration
+    ) -> Decision {
+        let directives = HTTPCacheControl(cacheControl)
+        if directives.noStore { return .doNotStore(reason: "Cache-Control: no-store") }
+        if let vary, vary.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            return .doNotStore(reason: "Vary: *")
+        }
+        // §4.2.3, with the response delay taken as 0 (the request time is not kept).
+        let dateValue = HTTPDate.parse(date) ?? now
+        let apparentAge = max(0, now.timeIntervalSince(dateValue))
+        var ageValue = 0.0
+        if case .seconds(let seconds) = HTTPCacheControl.deltaSeconds(age) { ageValue = Double(seconds) }
+        let initialAge = max(apparentAge, ageValue)
+        let lifetime = freshnessLifetime(
+            directives, expires: expires, lastModified: lastModified, dateValue: dateValue,
+            defaultFreshness: defaultFreshness)
+        let remaining = max(0, lifetime - initialAge)
+        return .store(DiskCache.Metadata(
+            etag: etag, lastModified: lastModified, contentType: contentType, storedAt: now,
+            expiresAt: now.addingTimeInterval(remaining), cacheControl: cacheControl, expires: expires))
+    }
+
+    /// The freshness lifetime in seconds (§4.2.1, §4.2.2).
+    private static func freshnessLifetime(
+        _ directives: HTTPCacheControl, expires: String?, lastModified: String?, dateValue: Date,
+        defaultFreshness: Duration
+    ) -> TimeInterval {
+        if directives.noCache { return 0 }
+        switch directives.maxAge {
+        case .seconds(let seconds): return TimeInterval(seconds)
+        case .invalid: return 0
+        case .absent: break
+        }
+        if let expires {
+            guard let expiry = HTTPDate.parse(expires) else { return 0 }  // §5.3: invalid means already expired
+            return max(0, expiry.timeIntervalSince(dateValue))
+        }
+        let configured = Double(defaultFreshness.components.seconds)
+            + Double(defaultFreshness.components.attoseconds) / 1e18
+        if let modified = HTTPDate.parse(lastModified), modified <= dateValue {
+            return min(configured, 0.1 * dateValue.timeIntervalSince(modified))
+        }
+        return configured
     }
 }

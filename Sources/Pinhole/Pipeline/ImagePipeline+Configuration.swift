@@ -33,9 +33,10 @@ extension ImagePipeline {
         public var diskCacheDirectory: URL?
         /// Hard size limit of the disk cache in bytes; 150,000,000 by default.
         public var diskCacheSizeLimit: Int = 150_000_000
-        /// How long a disk-cache entry whose response had no `Cache-Control`/`Expires` stays fresh;
-        /// 7 days by default. A stale entry is revalidated (`If-None-Match`/`If-Modified-Since`) when it has a
-        /// validator, and fetched again otherwise.
+        /// How long a disk-cache entry stays fresh when its response gave no explicit freshness (no `max-age`, no
+        /// `Expires`) and no `Last-Modified`; also the cap of the heuristic freshness (10 % of the time since
+        /// `Last-Modified`). 7 days by default. A stale entry is revalidated (`If-None-Match`/`If-Modified-Since`)
+        /// when it has a validator, and fetched again otherwise. The full rules (RFC 9111) are on ``DiskCache``.
         public var diskCacheDefaultFreshness: Duration = .seconds(7 * 24 * 3600)
         /// Downloads at once; 6 by default.
         public var networkConcurrencyLimit: Int = 6

@@ -16,6 +16,7 @@ extension ImagePipeline {
         for request: ImageRequest, subscriber: UInt64, priority: @escaping @Sendable () -> Priority
     ) async throws -> Data {
         try validate(request)
+        if request.data == nil { try await checkSource(request.url) }
         let key = request.dataJobKey
         let loaded = try await dataJobs.value(for: key, subscriber: subscriber, priority: priority) {
             [self] context in try await runDataJob(request, key: key, context: context)

@@ -40,8 +40,8 @@ extension ImagePipeline {
         if let stored = try await encodedImageHit(for: request, key: key) { return stored }
         let dataKey = key.data
         let dataSubscriber = UniqueID.next()
-        context.observePriority { [dataJobs] priority in
-            dataJobs.setPriority(dataKey, subscriber: dataSubscriber, to: priority)
+        context.observePriority { [dataJobs] in
+            dataJobs.updatePriority(dataKey, subscriber: dataSubscriber, from: { context.priority })
         }
         let loaded = try await dataJobs.value(for: dataKey, subscriber: dataSubscriber, priority: { context.priority }) {
             [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext)
@@ -49,7 +49,9 @@ extension ImagePipeline {
         try Task.checkCancellation()
 
         let token = UniqueID.next()
-        context.observePriority { [processingQueue] priority in processingQueue.setPriority(token, to: priority) }
+        context.observePriority { [processingQueue] in
+            processingQueue.updatePriority(token, from: { context.priority })
+        }
         let options = DecodingOptions(
             thumbnail: request.thumbnail,
             maxPixelCount: configuration.maxPixelCount,
@@ -87,10 +89,10 @@ extension ImagePipeline {
 
     /// The data job for `key` (`request` is the caller that started it): the disk cache when the key allows a
     /// read (fresh, or revalidated), else the loader under the network limit; the bytes are stored on disk only
-    /// when the key allows a write.
+    /// when the key allows a write and HTTP allows it (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
         if let inline = try inlineData(of: request) { return inline }
-        try await checkSource(request.url)
+        // The source was checked by every caller before it could reach this job (`image(for:)`).
         let isHTTP = !request.url.isFileURL
         let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await diskCacheSlot.cache() : nil
@@ -110,9 +112,20 @@ extension ImagePipeline {
         var dataRequest = Self.dataRequest(for: request, cached: cached)
         observeLoading(&dataRequest, key: key, request: request)
         let token = UniqueID.next()
-        context.observePriority { [networkQueue] priority in networkQueue.setPriority(token, to: priority) }
-        let response = try await networkQueue.run(token: token, priority: { context.priority }) {
-            try await download(dataRequest)
+        context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
+        let response: DataResponse
+        do {
+            response = try await networkQueue.run(token: token, priority: { context.priority }) {
+                try await download(dataRequest)
+            }
+        } catch let error as PinholeError {
+            // RFC 9111 §4.2.4: a stale copy may stand in when the origin cannot be reached, unless it forbids that.
+            guard let cached, cached.metadata.mayServeStale, Self.meansOriginUnreachable(error) else { throw error }
+            recorder.record {
+                $0.diskHits += 1
+                $0.staleHits += 1
+            }
+            return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
         }
 
         if response.isNotModified, let cached, let disk {
@@ -120,20 +133,46 @@ extension ImagePipeline {
                 $0.notModified += 1
                 $0.diskHits += 1
             }
-            let refreshed = DiskCacheFreshness.metadata(for: response, previous: cached.metadata,
-                                                        defaultFreshness: configuration.diskCacheDefaultFreshness)
-            await disk.updateMetadata(refreshed, for: key.sourceKey)
-            return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshed)
+            let verdict = DiskCacheFreshness.decision(
+                revalidatedBy: response, previous: cached.metadata,
+                defaultFreshness: configuration.diskCacheDefaultFreshness)
+            var refreshedMetadata: DiskCache.Metadata?
+            switch verdict {
+            case .store(let refreshed):
+                await disk.updateMetadata(refreshed, for: key.sourceKey)
+                refreshedMetadata = refreshed
+            case .doNotStore: await disk.removeEntry(for: key.sourceKey)
+            }
+            return LoadedData(
+                data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshedMetadata)
         }
         if response.isNotModified {
             throw PinholeError(.networkFailure, "\(request.url.absoluteString): 304 Not Modified without a cached copy")
         }
         if let error = PinholeError.forSniffed(ImageFormat.sniff(response.data)) { throw error }
         try checkSize(of: response.data, from: request.url)
-        let metadata = disk == nil || !key.writesDiskCache ? nil : DiskCacheFreshness.metadata(
-            for: response, previous: nil, defaultFreshness: configuration.diskCacheDefaultFreshness)
-        let source: ImageResponse.Source = request.url.scheme?.lowercased() == "data" ? .providedData : isHTTP ? .network : .file
-        return LoadedData(data: response.data, source: source, pendingDiskEntry: metadata)
+        var pendingDiskEntry: DiskCache.Metadata?
+        if let disk, key.writesDiskCache {
+            let freshness = configuration.diskCacheDefaultFreshness
+            switch DiskCacheFreshness.decision(for: response, defaultFreshness: freshness) {
+            case .store(let metadata): pendingDiskEntry = metadata
+            // The response replaces what was stored, and may not be stored itself: the old entry goes.
+            case .doNotStore: await disk.removeEntry(for: key.sourceKey)
+            }
+        }
+        let source: ImageResponse.Source =
+            request.url.scheme?.lowercased() == "data" ? .providedData : isHTTP ? .network : .file
+        return LoadedData(data: response.data, source: source, pendingDiskEntry: pendingDiskEntry)
+    }
+
+    /// Whether `error` says the origin could not be reached (transport failure, timeout, `5xx`), the cases in which
+    /// RFC 9111 lets a cache answer with a stale copy.
+    static func meansOriginUnreachable(_ error: PinholeError) -> Bool {
+        switch error.code {
+        case .networkFailure, .timeout: true
+        case .httpStatus: (500...599).contains(error.httpStatusCode ?? 0)
+        default: false
+        }
     }
 
     private func download(_ request: DataRequest) async throws -> DataResponse {

@@ -35,12 +35,26 @@ extension ImagePipeline {
         return (adjusted, sourceGuard)
     }
 
-    /// Under an untrusted policy, the full check of `url` (DNS included) on ``WorkerThreadPool/io``.
+    /// Under an untrusted policy, the full check of `url` (DNS included) on ``WorkerThreadPool/io``; nothing
+    /// blocks when ``isCheckedWithoutResolving(_:)`` (the non-blocking check already said everything).
     func checkSource(_ url: URL) async throws {
         guard let sourceGuard else { return }
         try Task.checkCancellation()
+        if Self.isCheckedWithoutResolving(url) {
+            try sourceGuard.checkWithoutResolving(url)
+            return
+        }
         try await WorkerThreadPool.io.run { try sourceGuard.check(url) }
         try Task.checkCancellation()
+    }
+
+    /// Whether the non-blocking check of `url` is its whole check: an `http(s)` URL whose host is an IP address
+    /// (no DNS to ask, no file to resolve).
+    static func isCheckedWithoutResolving(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = UntrustedSourceGuard.host(of: url)
+        else { return false }
+        return IPAddress(host) != nil
     }
 
     /// Under an untrusted policy, refuses more than ``SourcePolicy/untrustedMaxBytes`` from any loader.

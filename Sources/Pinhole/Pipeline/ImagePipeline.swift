@@ -51,8 +51,11 @@ public final class ImagePipeline: Sendable {
 
     /// Loads the image `request` names.
     ///
-    /// Answers synchronously-fast from the memory cache (no job is created); otherwise joins or starts jobs.
-    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise.
+    /// Validates the request first (scheme; under an untrusted ``Configuration/sourcePolicy`` the full source
+    /// check, DNS included), before any cache is consulted. Then answers synchronously-fast from the memory cache
+    /// (no job is created), or joins or starts jobs.
+    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise
+    ///   (``PinholeError/Code/invalidRequest``, ``PinholeError/Code/untrustedSource`` before any cache lookup).
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         try await image(for: request, subscriber: UniqueID.next(), priority: { request.priority })
     }
@@ -64,8 +67,13 @@ public final class ImagePipeline: Sendable {
 
     /// The memory-cached image for `request`, or `nil`. Synchronous, lock-protected, no I/O. A hit counts in
     /// ``PipelineMetrics/memoryHits`` (so hits served to an ``ImageSlot`` show in the metrics too).
+    ///
+    /// Under an untrusted ``Configuration/sourcePolicy`` the request is validated first, as by ``image(for:)``: a
+    /// URL the policy refuses gets `nil` even when another pipeline sharing the memory cache stored the image. Only
+    /// URLs whose check needs no DNS and no file system (an `http(s)` URL with an IP-address host) can be answered
+    /// here then; others get `nil` (``image(for:)`` checks them, then answers).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
-        guard let response = memoryCachedImage(for: request) else { return nil }
+        guard passesChecksWithoutBlocking(request), let response = memoryCachedImage(for: request) else { return nil }
         recorder.record { $0.memoryHits += 1 }
         return response
     }
@@ -103,8 +111,13 @@ public final class ImagePipeline: Sendable {
         priority: @escaping @Sendable () -> Priority
     ) async throws -> ImageResponse {
         recorder.record { $0.requests += 1 }
-        if let cached = cachedImage(for: request) { return cached }
+        // Validation comes before any cache: a cache shared with a more trusting pipeline must not answer.
         try validate(request)
+        if request.data == nil { try await checkSource(request.url) }  // bytes in hand: no URL is used
+        if let cached = memoryCachedImage(for: request) {
+            recorder.record { $0.memoryHits += 1 }
+            return cached
+        }
         if let resized = try await resizedFromLargerCachedImage(for: request) { return resized }
         let key = request.imageJobKey
         let loaded = try await imageJobs.value(for: key, subscriber: subscriber, priority: priority) {
@@ -113,11 +126,22 @@ public final class ImagePipeline: Sendable {
         return ImageResponse(image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
     }
 
+    /// The checks that need neither DNS nor the file system: the scheme, and under an untrusted policy the
+    /// address literals, file root and `..` checks.
     func validate(_ request: ImageRequest) throws {
         guard request.data == nil else { return }  // bytes in hand: no URL is used
         try sourceGuard?.checkWithoutResolving(request.url)
         guard supportsScheme(of: request.url) else {
             throw PinholeError(.invalidRequest, "unsupported URL scheme in \(request.url.absoluteString)")
         }
+    }
+
+    /// Whether `request` passes every check that applies to it without blocking (see ``cachedImage(for:)``).
+    /// Under the trusted policy there is no source check, and the scheme is left to ``image(for:)``: this is the
+    /// synchronous hit path of every row (`ImageSlot`), kept to one lookup.
+    private func passesChecksWithoutBlocking(_ request: ImageRequest) -> Bool {
+        guard sourceGuard != nil else { return true }
+        guard (try? validate(request)) != nil else { return false }
+        return Self.isCheckedWithoutResolving(request.url)
     }
 }

@@ -46,7 +46,8 @@ public final class ImageTask: Sendable {
         get { currentPriority.withLock { $0 } }
         set {
             currentPriority.withLock { $0 = newValue }
-            pipeline.imageJobs.setPriority(request.imageJobKey, subscriber: subscriber, to: newValue)
+            // The registry reads the priority again under its own lock: of two quick changes, the later one wins.
+            pipeline.imageJobs.updatePriority(request.imageJobKey, subscriber: subscriber, from: { self.priority })
         }
     }
 

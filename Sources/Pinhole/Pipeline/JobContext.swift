@@ -2,12 +2,18 @@ import Synchronization
 
 /// What a coalesced job's work sees of its callers: the job's current priority (the highest of its
 /// subscribers') and a way to follow changes, so that queued work can be re-ordered while it waits.
+///
+/// Ordering: the priority is set only by the registry, under the registry's lock, in the same critical section
+/// that decided it, so it always holds the latest decision. Observers are told *that* it changed, never *to what*:
+/// each reads ``priority`` again under its own lock (a queue, a nested registry). Notifications may run late or
+/// out of order, but the last one to run always reads the latest value, so a quick succession of changes can
+/// never leave queued work at an older priority.
 final class JobContext: Sendable {
     typealias Priority = ImageRequest.Priority
 
     private struct State {
         var priority: Priority
-        var observers: [@Sendable (Priority) -> Void] = []
+        var observers: [@Sendable () -> Void] = []
     }
 
     /// Unique within its registry.
@@ -22,19 +28,21 @@ final class JobContext: Sendable {
     /// The job's priority now.
     var priority: Priority { state.withLock { $0.priority } }
 
-    /// Calls `observer` on every later change of priority (outside any lock, on the changing thread).
-    func observePriority(_ observer: @escaping @Sendable (Priority) -> Void) {
+    /// Calls `observer` after every later change of priority (outside any lock, on the changing thread); the
+    /// observer reads ``priority`` itself.
+    func observePriority(_ observer: @escaping @Sendable () -> Void) {
         state.withLock { $0.observers.append(observer) }
     }
 
-    /// Sets the priority and tells the observers.
-    func update(_ priority: Priority) {
-        let observers: [@Sendable (Priority) -> Void] = state.withLock { state in
-            guard state.priority != priority else { return [] }
-            state.priority = priority
-            return state.observers
-        }
-        for observer in observers { observer(priority) }
+    /// Sets the priority. Call it only under the lock of the registry that decided the change (a leaf lock is
+    /// taken inside), then ``notifyObservers()`` after that lock is released.
+    func set(_ priority: Priority) {
+        state.withLock { $0.priority = priority }
+    }
+
+    /// Tells the observers that the priority changed; call it outside any lock.
+    func notifyObservers() {
+        for observer in state.withLock({ $0.observers }) { observer() }
     }
 }
 

@@ -26,6 +26,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case untrustedSource = "untrusted_source"
             case encodingFailed = "encoding_failed"
             case cacheUnavailable = "cache_unavailable"
+            case writeFailed = "write_failed"
             case processingFailed = "processing_failed"
             case notCached = "not_cached"
         }
@@ -68,6 +69,9 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let encodingFailed = Code(value: .encodingFailed)
         /// A cache could not be used (for example an unwritable disk-cache directory).
         public static let cacheUnavailable = Code(value: .cacheUnavailable)
+        /// A file or directory could not be written (no space, no permission, a name the file system refuses);
+        /// ``PinholeError/message`` names the path.
+        public static let writeFailed = Code(value: .writeFailed)
         /// An ``ImageProcessing`` step failed; ``PinholeError/message`` says which and why.
         public static let processingFailed = Code(value: .processingFailed)
         /// Offline (``ImageRequest/Options/returnCacheDataDontLoad``) and neither cache holds the image.

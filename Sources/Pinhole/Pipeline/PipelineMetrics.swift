@@ -18,6 +18,9 @@ public struct PipelineMetrics: Sendable, Hashable, Codable {
     public var downloadsCancelled = 0
     /// Downloads that failed (status, timeout, size, transport…).
     public var downloadsFailed = 0
+    /// Stale disk entries used because the origin could not be reached while revalidating them (also counted in
+    /// ``diskHits``).
+    public var staleHits = 0
     /// Conditional requests answered `304 Not Modified`.
     public var notModified = 0
     /// Body bytes received from loaders.

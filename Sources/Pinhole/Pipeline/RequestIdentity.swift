@@ -8,8 +8,8 @@
 ///   ``ImageRequest/Options``: disk reads and writes, memory writes, and whether the source may be loaded at all).
 ///
 /// ``ImageRequest/priority`` is never part of a key: requests that differ only in priority share work, and the job
-/// runs at the highest priority of its callers. Options that change neither (``ImageRequest/Options/disableMemoryCacheReads``:
-/// the memory cache is read before any job) are not part of a key either.
+/// runs at the highest priority of its callers. Options that change neither are not part of a key either
+/// (``ImageRequest/Options/disableMemoryCacheReads``: the memory cache is read before any job).
 ///
 /// To extend the identity (processors, per-request headers…), add a field to ``ImageKey`` when it changes the pixels
 /// of one source's bytes, or to ``DataJobKey`` when it changes the bytes a source gives; never compare requests

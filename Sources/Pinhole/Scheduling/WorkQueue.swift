@@ -4,7 +4,7 @@ import Synchronization
 /// (suspended, holding no thread) and start highest priority first.
 ///
 /// The pipeline keeps two: one for network work (6 by default) and one for CPU work (the core count).
-/// A waiter's priority can change while it waits (``setPriority(_:to:)``), which re-orders the queue.
+/// A waiter's priority can change while it waits (``updatePriority(_:from:)``), which re-orders the queue.
 /// A task cancelled while waiting leaves at once with `CancellationError`.
 ///
 /// Thread-safe; the state lives in a `Locked` and continuations are resumed outside it.
@@ -29,11 +29,13 @@ final class WorkQueue: Sendable {
     var runningCount: Int { state.withLock { $0.machine.running } }
     /// Callers waiting for a slot now.
     var waitingCount: Int { state.withLock { $0.machine.waitingCount } }
+    /// The priorities of the waiters, in the order they would be served (for tests and diagnostics).
+    var waitingPriorities: [Priority] { state.withLock { $0.machine.servicePriorities } }
 
     /// Waits for a slot, runs `body`, and frees the slot.
     ///
     /// - Parameters:
-    ///   - token: identifies this waiter for ``setPriority(_:to:)``; unique per call.
+    ///   - token: identifies this waiter for ``updatePriority(_:from:)``; unique per call.
     ///   - priority: where it queues; read under the lock when the caller enqueues.
     /// - Throws: `CancellationError` if cancelled while waiting; otherwise what `body` throws.
     func run<T: Sendable>(
@@ -47,7 +49,7 @@ final class WorkQueue: Sendable {
     }
 
     /// Waits for a slot. `priority` is read under the queue's lock, so a concurrent
-    /// ``setPriority(_:to:)`` is never lost.
+    /// ``updatePriority(_:from:)`` is never lost.
     func acquire(token: UInt64, priority: @Sendable () -> Priority) async throws {
         try Task.checkCancellation()
         // Fast path: a free slot is taken without suspending (a suspension costs a trip through the executor).
@@ -89,8 +91,11 @@ final class WorkQueue: Sendable {
         next?.resume()
     }
 
-    /// Re-queues a waiting token at another priority; no effect once it runs.
-    func setPriority(_ token: UInt64, to priority: Priority) {
-        state.withLock { $0.machine.setPriority(token, to: priority) }
+    /// Re-queues a waiting token at its priority now; no effect once it runs.
+    ///
+    /// - Parameter priority: read under the queue's lock, so that whatever order two quick updates arrive in, the
+    ///   waiter ends at the latest priority (the caller changes its source of truth first, then calls this).
+    func updatePriority(_ token: UInt64, from priority: () -> Priority) {
+        state.withLock { $0.machine.setPriority(token, to: priority()) }
     }
 }

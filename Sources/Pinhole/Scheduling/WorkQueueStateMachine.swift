@@ -71,4 +71,11 @@ struct WorkQueueStateMachine: Sendable {
 
     /// The waiters in the order they would be served (for tests and diagnostics).
     var serviceOrder: [UInt64] { levels.reversed().flatMap { $0 } }
+
+    /// The priority of each waiter, in ``serviceOrder``.
+    var servicePriorities: [Priority] {
+        levels.indices.reversed().flatMap { level in
+            Array(repeating: Priority(rawValue: level) ?? .normal, count: levels[level].count)
+        }
+    }
 }

@@ -1,11 +1,10 @@
 public import Foundation
-import Synchronization
 
 /// A fixed set of dedicated threads for blocking and CPU-heavy work (decoding, C calls, file I/O), so that
 /// Swift's cooperative pool never blocks.
 ///
 /// Work is taken in FIFO order. ``run(_:)`` suspends the calling task (its thread is released) until a worker
-/// thread has run the closure. A task cancelled while its closure is still queued leaves with
+/// thread has run the closure. A task cancelled while its closure is still queued leaves at once with
 /// `CancellationError` and the closure never runs; a closure already running is not interrupted.
 ///
 /// Thread-safe; the threads live as long as the process (pools are meant to be long-lived and shared).
@@ -15,10 +14,24 @@ public final class WorkerThreadPool: Sendable {
     /// The name each thread carries (`/proc/self/task/*/comm` shows its first 15 bytes).
     public let name: String
 
+    /// One queued closure and its caller. Whoever claims it first — a worker thread (to run it) or the caller's
+    /// cancellation handler (to leave at once) — resumes the caller, exactly once; the other finds it claimed.
+    /// Claiming drops the closure, so a claimed item keeps nothing alive (it may capture a whole image).
     private final class WorkItem: Sendable {
-        let body: @Sendable (_ cancelled: Bool) -> Void
-        let cancelled = Atomic<Bool>(false)
-        init(_ body: @escaping @Sendable (_ cancelled: Bool) -> Void) { self.body = body }
+        /// `run` resumes the caller with the closure's result; `cancel` resumes it with `CancellationError`.
+        private let actions: Locked<(run: @Sendable () -> Void, cancel: @Sendable () -> Void)?>
+
+        init(run: @escaping @Sendable () -> Void, cancel: @escaping @Sendable () -> Void) {
+            actions = Locked((run, cancel))
+        }
+
+        /// Takes the actions if nobody has; `nil` once claimed.
+        func claim() -> (run: @Sendable () -> Void, cancel: @Sendable () -> Void)? {
+            actions.withLock { actions in
+                defer { actions = nil }
+                return actions
+            }
+        }
     }
 
     /// FIFO of pending items. A popped slot is cleared at once: an item taken keeps nothing alive (its closure
@@ -72,8 +85,17 @@ public final class WorkerThreadPool: Sendable {
                 item = queue.pop()
             }
             condition.unlock()
-            if let item { item.body(item.cancelled.load(ordering: .acquiring)) }
+            // A cancelled caller already claimed its item and left: skip it.
+            item?.claim()?.run()
         }
+    }
+
+    /// Closures waiting for a thread (a cancelled caller's item counts until a worker skips it); for tests and
+    /// diagnostics.
+    var queuedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queue.items.count - queue.head
     }
 
     private func enqueue(_ item: WorkItem) {
@@ -85,25 +107,28 @@ public final class WorkerThreadPool: Sendable {
 
     /// Runs `body` on one of the pool's threads and returns its result.
     ///
+    /// A caller cancelled while `body` waits in the queue leaves at once with `CancellationError` (it does not wait
+    /// for a thread to come free), and `body` never runs; a `body` already running is not interrupted.
+    ///
     /// - Throws: what `body` throws, or `CancellationError` if the task was cancelled before `body` started.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
         let box = Locked<WorkItem?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                let item = WorkItem { cancelled in
-                    if cancelled {
-                        continuation.resume(throwing: CancellationError())
-                        return
-                    }
-                    continuation.resume(with: Result { try body() })
-                }
+                let item = WorkItem(
+                    run: { continuation.resume(with: Result { try body() }) },
+                    cancel: { continuation.resume(throwing: CancellationError()) })
                 box.withLock { $0 = item }
-                if Task.isCancelled { item.cancelled.store(true, ordering: .releasing) }
+                // The cancellation handler may have run before the item existed: it sets the flag first.
+                if Task.isCancelled, let actions = item.claim() {
+                    actions.cancel()
+                    return
+                }
                 enqueue(item)
             }
         } onCancel: {
-            box.withLock { $0 }?.cancelled.store(true, ordering: .releasing)
+            box.withLock { $0 }?.claim()?.cancel()
         }
     }
 

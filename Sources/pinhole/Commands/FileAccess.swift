@@ -29,7 +29,8 @@ enum FileAccess {
 
     /// Writes `data` to `path` atomically (a temporary file renamed into place), creating missing directories.
     ///
-    /// - Throws: ``PinholeError`` ``PinholeError/Code/fileUnreadable`` when the file cannot be written.
+    /// - Throws: ``PinholeError`` ``PinholeError/Code/writeFailed`` (the message names `path`) when the file cannot be
+    ///   written.
     static func write(_ data: Data, to path: String) throws(PinholeError) {
         let url = URL(fileURLWithPath: path)
         do {
@@ -37,18 +38,18 @@ enum FileAccess {
                                                     withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
-            throw PinholeError(.fileUnreadable, "cannot write \(path): \(describe(error))", underlying: error)
+            throw PinholeError(.writeFailed, "cannot write \(path): \(describe(error))", underlying: error)
         }
     }
 
     /// Creates the directory at `path` and its parents if missing.
     ///
-    /// - Throws: ``PinholeError`` ``PinholeError/Code/fileUnreadable`` when it cannot be created.
+    /// - Throws: ``PinholeError`` ``PinholeError/Code/writeFailed`` when it cannot be created.
     static func createDirectory(_ path: String) throws(PinholeError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw PinholeError(.fileUnreadable, "cannot create directory \(path): \(describe(error))",
+            throw PinholeError(.writeFailed, "cannot create directory \(path): \(describe(error))",
                                underlying: error)
         }
     }

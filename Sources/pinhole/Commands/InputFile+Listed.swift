@@ -8,19 +8,18 @@ extension InputFile {
     /// that names the output is the URL's host and path, or the path without empty, `.` and `..` components
     /// (so `./a.jpg` never names a hidden file and `../x` never leaves the output directory).
     ///
-    /// - Returns: `nil` for a URL that does not parse or has no host, and for a URL of another scheme
-    ///   (`ftp://…`): the run reports those as `invalid_input`.
+    /// - Returns: `nil` for what ``InputArgument`` finds invalid (a URL that does not parse, has no host or a bad
+    ///   port, a URL of another scheme such as `ftp://…`): the run reports those as `invalid_input`.
     init?(listed text: String) {
-        if Self.isRemote(text) {
-            guard let url = URL(string: text), url.host?.isEmpty == false else { return nil }
+        let path: String
+        switch InputArgument(text) {
+        case .invalid:
+            return nil
+        case .remote(let url):
             self.init(path: text, relativePath: InputFile(url: url).relativePath, isExplicit: true, source: url)
             return
-        }
-        var path = text
-        if let range = text.range(of: "://") {
-            guard text[..<range.lowerBound].lowercased() == "file", let url = URL(string: text), url.isFileURL
-            else { return nil }
-            path = url.path
+        case .path(let listed):
+            path = listed
         }
         let components = path.split(separator: "/").filter { $0 != "." && $0 != ".." }
         let relative = components.joined(separator: "/")

@@ -50,13 +50,24 @@ struct ThumbnailCommand: Sendable {
         let start = clock.now
         var report = emptyReport()
         var inputs: [InputFile]
+        // Every argument is accounted for: one that names no file or URL is an error, never dropped.
+        let arguments = configuration.inputs.map(InputArgument.init)
+        for (argument, parsed) in zip(configuration.inputs, arguments) {
+            guard case .invalid(let reason) = parsed else { continue }
+            report.errors.append(ThumbnailReport.Failure(input: argument, kind: InputArgument.invalidKind, message: reason))
+        }
         do {
             try await ioPool.run { [configuration] in try FileAccess.createDirectory(configuration.outputDirectory) }
-            let local = configuration.inputs.filter { !InputFile.isRemote($0) }
+            let local = arguments.compactMap { argument -> String? in
+                if case .path(let path) = argument { path } else { nil }
+            }
             inputs = try await InputCollector(excluding: excludedPaths, pool: ioPool).collect(local)
-            inputs += configuration.inputs.filter(InputFile.isRemote).compactMap { URL(string: $0).map(InputFile.init(url:)) }
+            inputs += arguments.compactMap { argument -> InputFile? in
+                if case .remote(let url) = argument { InputFile(url: url) } else { nil }
+            }
         } catch {
             report.errors.append(Self.failure(configuration.outputDirectory, error))
+            report.failed = report.errors.count
             return report
         }
         if let feed = configuration.feed {

@@ -61,7 +61,8 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
     var outputDirectory: String
     /// One entry per thumbnail, in input order.
     var outputs: [Output]
-    /// One entry per failure, in input order (the contact sheet last).
+    /// One entry per failure: arguments that name no file or URL first (kind `invalid_input`), then the inputs
+    /// that failed in input order, the contact sheet last.
     var errors: [Failure]
     /// The contact sheet, when one was asked for and written.
     var contactSheet: ContactSheet?
