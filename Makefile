@@ -1,6 +1,7 @@
 # Pinhole: the two entry points of the README, plus benchmarks.
 #   make demo   install what is missing, build (release), build the real-photo corpus, thumbnail it
 #   make test   install what is missing, build the corpus (tests need real photos), run the whole test suite
+#               in parallel under a watchdog (scripts/run-tests.sh)
 #   make test-asan / test-tsan   the whole suite again under AddressSanitizer+LeakSanitizer / ThreadSanitizer
 #               (own scratch paths .build-asan / .build-tsan; see RELIABILITY.md, "Sanitizers")
 SHELL := /bin/bash
@@ -29,13 +30,13 @@ demo: release corpus
 	.build/release/pinhole thumbnail "$(CORPUS)" --size 360 --format jpeg --quality 80 \
 	    --out "$(OUT)/thumbnails" --contact-sheet "$(OUT)/contact-sheet.jpg"
 
-# Tests run one at a time (--no-parallel): many of them start servers, child processes and timers, and on a
-# 2-core machine running ~230 of them at once starves the cooperative pool (timing-bounded waits then fail).
-# The concurrency tests bring their own concurrency. `timeout` turns a hang into a failure, not a stuck CI.
+# The whole suite runs in parallel under scripts/run-tests.sh, a watchdog: after TEST_TIMEOUT seconds (or
+# TEST_IDLE_TIMEOUT without a test event) it prints the tests that started and never ended and kills the run's
+# whole session (setsid, timeout -k). Every wait inside a test is bounded and scaled by the load (Tests/README.md).
 TEST_TIMEOUT ?= 1500
 test: deps corpus
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	timeout $(TEST_TIMEOUT) swift test --skip-build --no-parallel
+	TEST_TIMEOUT=$(TEST_TIMEOUT) scripts/run-tests.sh
 
 # Leaks are errors; scripts/lsan.supp lists the toolchain's and system libraries' one-time allocations, each
 # with the reason it is not ours. Symbolized stacks need llvm-symbolizer (shipped with the toolchain).

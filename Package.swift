@@ -17,29 +17,43 @@ let package = Package(
         .executable(name: "pinhole", targets: ["pinhole"]),
     ],
     targets: [
-        // The pipeline: pure Swift, no C imports, so an ImageIO decoder can be added for Apple platforms.
-        .target(name: "Pinhole", swiftSettings: strictSettings),
+        // The pipeline. No codec (the decoder is injected, so an ImageIO decoder can be added for Apple platforms);
+        // its one C library is libcurl, the HTTP transport.
+        .target(name: "Pinhole", dependencies: ["CCurl", "CPinholeCurl"], swiftSettings: strictSettings),
+        // libcurl headers and linking, found through pkg-config (Debian: libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Fixed-argument wrappers over libcurl's variadic setopt/getinfo calls, and the socket-open helpers.
+        .target(name: "CPinholeCurl", dependencies: ["CCurl"]),
 
         // libvips headers and linking, found through pkg-config (Debian: libvips-dev).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Fixed-argument wrappers over libvips' variadic calls and macros (Swift cannot call either).
         .target(name: "CPinholeVips", dependencies: ["CVips"]),
+        // Truncation evidence from the codec libraries themselves (Debian: libgif-dev, libwebp-dev, libheif-dev).
+        .target(
+            name: "CPinholeCodecs",
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("heif")]
+        ),
         // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev): the JPEG fast path and the benchmark's floor.
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders; TurboJPEG fast path.
         .target(
             name: "PinholeVips",
-            dependencies: ["Pinhole", "CPinholeVips", "CTurboJPEG"],
+            dependencies: ["Pinhole", "CPinholeVips", "CPinholeCodecs", "CTurboJPEG"],
             swiftSettings: strictSettings
         ),
 
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
         .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
 
+        // libchafa (Debian: libchafa-dev): pictures for terminals as symbols, sixel, kitty or iTerm2 images.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        // Hands libchafa's printed GString to Swift as plain bytes (GLib's headers are not a Clang module).
+        .target(name: "CPinholeChafa", dependencies: ["CChafa"]),
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(
             name: "PinholeGallery",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
             swiftSettings: strictSettings
         ),
 
@@ -59,37 +73,45 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .testTarget(name: "PinholeTests", dependencies: ["Pinhole"], swiftSettings: strictSettings),
+        // What every test target shares: load-scaled waits, blocking work on threads of its own, child processes
+        // (Tests/README.md says how to write a test here).
+        .target(name: "PinholeTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
+
+        .testTarget(
+            name: "PinholeTests",
+            dependencies: ["Pinhole", "PinholeTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PinholeVipsTests",
-            dependencies: ["PinholeVips", "Pinhole"],
+            dependencies: ["PinholeVips", "Pinhole", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeIntegrationTests",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer"],
+            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeGalleryTests",
-            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeVips"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeTestServerTests",
-            dependencies: ["PinholeTestServer"],
+            dependencies: ["PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
         .testTarget(
             name: "PinholeBenchTests",
-            dependencies: ["PinholeBench", "Pinhole", "PinholeTestServer"],
+            dependencies: ["PinholeBench", "Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",
-            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer"],
+            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

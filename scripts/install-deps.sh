@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs, with apt-get and only when absent, the Debian packages Pinhole needs to build, test and run
-# its demo: libvips (decoder), its command-line tools (the benchmark's reference), TurboJPEG, tmux (terminal
-# tests) and the packages that carry the real photographs of the corpus and the tools that derive from them.
+# its demo: libvips (decoder), its command-line tools (the benchmark's reference), TurboJPEG, libcurl (the HTTP
+# transport), libchafa (the gallery's pictures), tmux and a real sixel terminal under a virtual X server (xvfb,
+# xterm, x11-apps' xwd, x11-utils' xwininfo, a monospace font: the gallery's terminal tests), and the packages
+# that carry the real photographs of the corpus and the tools that derive from them.
 set -euo pipefail
 
 PACKAGES=(
-  pkg-config libvips-dev libvips-tools libturbojpeg0-dev
+  pkg-config libvips-dev libvips-tools libturbojpeg0-dev libcurl4-openssl-dev libgif-dev libwebp-dev libheif-dev
   lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
   imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip python3 python3-pip tmux
+  libchafa-dev xvfb xterm x11-apps x11-utils fonts-dejavu-core
 )
 
 missing=()

@@ -44,6 +44,8 @@ int CPinholeVips_take_warning(char *buf, size_t len) {
     return taken;
 }
 
+void CPinholeVips_note(const char *message) { ring_push("Pinhole", message); }
+
 int CPinholeVips_take_dropped_warning_count(void) {
     pthread_mutex_lock(&ring_lock);
     int dropped = ring_dropped;
@@ -141,6 +143,7 @@ int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *o
     out->pages = vips_image_get_n_pages(image);
     out->hasAlpha = vips_image_hasalpha(image);
     out->hasICC = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+    out->iccFit = CPinholeVips_profile_fit(image, out->iccSpace);
     g_object_unref(image);
     return 0;
 }

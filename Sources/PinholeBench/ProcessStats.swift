@@ -53,3 +53,32 @@ public enum ProcessStats {
         return nil
     }
 }
+
+extension ProcessStats {
+    /// CPU time (user + system) this process has used so far, all threads, in seconds (`getrusage(RUSAGE_SELF)`).
+    public static func cpuSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// CPU time (user + system) used so far by the live threads whose name starts with `prefix`, in seconds
+    /// (`/proc/self/task/*/stat`, clock-tick resolution: 10 ms). Threads that have exited are not counted.
+    public static func cpuSeconds(ofThreadsNamed prefix: String) -> Double {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var ticks = 0
+        for task in tasks {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close].hasPrefix(prefix)
+            else { continue }
+            // After "pid (comm) ": field 3 (state) is index 0, so utime (14) and stime (15) are 11 and 12.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { continue }
+            ticks += user + system
+        }
+        return Double(ticks) / max(ticksPerSecond, 1)
+    }
+}

@@ -28,7 +28,8 @@ enum FuzzHarness {
     static func run(_ data: Data) {
         let sniffed = ImageFormat.sniff(data)
         if case .image(let format) = sniffed {
-            _ = VipsDecoder.containerLooksTruncatedForFuzzing(data, format: format)
+            _ = VipsDecoder.truncationEvidenceForFuzzing(
+                data, format: format, maxPixelCount: thumbnailOptions.maxPixelCount)
         }
         let info: DecodedImage.SourceInfo?
         do {

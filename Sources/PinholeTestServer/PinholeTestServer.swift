@@ -9,7 +9,6 @@ import Glibc
 ///
 /// ```swift
 /// let server = try PinholeTestServer()
-/// defer { server.stop() }
 /// server.route("/a.jpg", .image(jpegData, latency: .milliseconds(250)))
 /// server.route("/slow", Route(body: Data(count: 10_000), behavior: .trickle(bytes: 1000, every: .milliseconds(20))))
 /// server.setHandler { request in request.path.hasPrefix("/img/") ? .image(jpegData) : nil }
@@ -17,6 +16,7 @@ import Glibc
 /// let (data, _) = try await URLSession.shared.data(from: server.url("/a.jpg"))
 /// #expect(server.requestCount(for: "/a.jpg") == 1)
 /// #expect(server.stats.requestsCompleted == 1)
+/// await server.shutDown()  // or `stop()` from synchronous code; a server released unstopped stops by itself
 /// ```
 ///
 /// The server runs on threads of its own (one accept thread, one thread per connection; POSIX sockets and
@@ -55,8 +55,10 @@ public final class PinholeTestServer: Sendable {
         }
     }
 
+    /// Stops a server still running without blocking the releasing thread (often a thread of Swift's
+    /// cooperative pool): the threads are joined on a thread of their own.
     deinit {
-        storage.stop()
+        storage.stopInBackground()
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -78,12 +80,22 @@ public final class PinholeTestServer: Sendable {
 
     /// Closes the listener and every connection and waits for the server's threads to end (a few
     /// milliseconds). Requests still waiting, stalled or trickling end without a response. Idempotent; also
-    /// called by `deinit`. Routes and the handler are released, which breaks cycles through them.
+    /// done by `deinit` (without blocking). Routes and the handler are released, which breaks cycles through
+    /// them.
     ///
-    /// - Note: Blocks the calling thread briefly while joining threads. Do not call it from a route handler
-    ///   (that thread cannot join itself; call it from the test or the benchmark).
+    /// - Note: Blocks the calling thread briefly while joining threads: from async code use ``shutDown()``. Do
+    ///   not call it from a route handler (that thread cannot join itself; call it from the test or the
+    ///   benchmark).
     public func stop() {
         storage.stop()
+    }
+
+    /// ``stop()`` for async code: the same steps and end state, but the server's threads are joined on a thread
+    /// of their own while the calling task is suspended, so no thread of Swift's cooperative pool blocks.
+    /// Returns when the server has stopped (its descriptors are closed and the port is free); a second call
+    /// returns at once.
+    public func shutDown() async {
+        await storage.stopOffThread()
     }
 
     /// Sets (replaces) the route for an exact path, e.g. `/a.jpg`. A request matches a route registered with

@@ -156,9 +156,43 @@ final class ServerStorage: Sendable {
 
     var isRunning: Bool { state.withLock { $0.lifecycle == .running } }
 
-    /// Stops once: wakes every thread, joins them, then closes the listener and the wake pipe.
-    /// A second or concurrent call returns at once.
+    /// Stops once: wakes every thread, joins them, then closes the listener and the wake pipe (blocks the
+    /// calling thread until then). A second or concurrent call returns at once.
     func stop() {
+        guard beginStopping() else { return }
+        finishStopping()
+    }
+
+    /// Stops like ``stop()``, joining the threads on a thread of their own; the caller's task is suspended, its
+    /// thread free. Returns when the server has stopped (at once for a second call).
+    func stopOffThread() async {
+        guard beginStopping() else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            stopOnThreadOfItsOwn { continuation.resume() }
+        }
+    }
+
+    /// Starts stopping and returns at once; the joins and closes happen on a thread of their own (``deinit``).
+    func stopInBackground() {
+        guard beginStopping() else { return }
+        stopOnThreadOfItsOwn {}
+    }
+
+    private func stopOnThreadOfItsOwn(then done: @escaping @Sendable () -> Void) {
+        let spawned = ServerThread.spawn(name: "pinhole-srv-stop") { [self] in
+            finishStopping()
+            done()
+        }
+        switch spawned {
+        case .success(let thread): thread.detach()
+        case .failure:  // out of threads: stop on this one rather than not at all
+            finishStopping()
+            done()
+        }
+    }
+
+    /// Marks the server stopping and wakes every thread; `false` when it was already stopping or stopped.
+    private func beginStopping() -> Bool {
         let shouldStop = state.withLock { state -> Bool in
             guard state.lifecycle == .running else { return false }
             state.lifecycle = .stopping
@@ -166,8 +200,12 @@ final class ServerStorage: Sendable {
             state.routes = [:]
             return true
         }
-        guard shouldStop else { return }
-        close(wakeWriteFD)  // every poll on the read end now reports POLLHUP
+        if shouldStop { close(wakeWriteFD) }  // every poll on the read end now reports POLLHUP
+        return shouldStop
+    }
+
+    /// Joins every thread, then closes the listener and the wake pipe (after ``beginStopping()``).
+    private func finishStopping() {
         state.withLock { $0.acceptThread }?.join()
         // The accept thread has ended, so no connection is registered any more.
         let threads = state.withLock { state in

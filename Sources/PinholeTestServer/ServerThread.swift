@@ -46,6 +46,11 @@ struct ServerThread: Sendable {
     /// Whether this is the calling thread (a thread cannot join itself).
     var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 
+    /// Lets the thread end on its own (no `pthread_join` will follow).
+    func detach() {
+        pthread_detach(handle)
+    }
+
     /// Waits for the thread to end; a thread asked to join itself detaches instead.
     func join() {
         if isCurrent {

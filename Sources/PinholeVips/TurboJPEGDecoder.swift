@@ -4,8 +4,8 @@ import Pinhole
 
 /// One TurboJPEG decompressor handle (`tjInitDecompress`), freed with `tjDestroy` in `deinit`.
 ///
-/// TurboJPEG keeps its error text per handle (`tjGetErrorStr2`), so messages never mix across decodes, unlike
-/// libvips' process-global error buffer. A handle is not thread-safe: it is made, used and freed inside one
+/// TurboJPEG keeps its error state per handle (`tjGetErrorCode`), so nothing mixes across decodes, unlike libvips'
+/// process-global error buffer. A handle is not thread-safe: it is made, used and freed inside one
 /// closure on one worker thread (not `Sendable`).
 ///
 /// Handles are not reused across decodes: making one is a `malloc` of libjpeg's decompress struct and freeing it
@@ -89,15 +89,15 @@ final class TurboJPEGDecoder {
         (dimension * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
     }
 
-    /// Decodes the JPEG in `bytes` at `factor`, to grey (`grey == true`) or RGB.
+    /// Decodes the JPEG in `bytes` at `factor`, to grey (`grey == true`) or RGB, stopping at libjpeg's first
+    /// warning (`TJFLAG_STOPONWARNING`).
     ///
-    /// Truncation: libjpeg fills the rows past the end of the data with grey and reports a warning; that is
-    /// thrown as ``PinholeError/Code/truncated`` when the data has no end-of-image marker or the warning says the
-    /// file ended early. Other warnings (corrupt but complete data) are accepted, as on the libvips path.
-    /// - Throws: ``PinholeError/Code/truncated`` or ``PinholeError/Code/decodingFailed`` with TurboJPEG's message.
-    func decode(
-        _ bytes: UnsafeRawBufferPointer, header: Header, factor: tjscalingfactor, grey: Bool, endsEarly: Bool
-    ) throws -> ScaledPixels {
+    /// Any warning or error (`tjGetErrorCode` on this handle: data that ends early, corrupt data, stray bytes before
+    /// a marker…) returns `nil`, and the caller lets libvips decide: libvips decodes corrupt but complete data as it
+    /// always has, and says whether the data ends early from its own evidence (see ``VipsDecoder``). A grey-filled
+    /// partial image never leaves here. Bytes after the end-of-image marker are never read.
+    /// - Returns: the pixels, or `nil` when libjpeg warned or failed.
+    func decode(_ bytes: UnsafeRawBufferPointer, header: Header, factor: tjscalingfactor, grey: Bool) -> ScaledPixels? {
         let width = Self.scaled(header.width, factor)
         let height = Self.scaled(header.height, factor)
         let bands = grey ? 1 : 3
@@ -107,21 +107,11 @@ final class TurboJPEGDecoder {
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             status = tjDecompress2(
                 handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-                buffer.baseAddress, Int32(width), Int32(width * bands), Int32(height), format.rawValue, 0)
-            // libjpeg writes every row even when it warns (missing data becomes grey), so all bytes are set.
-            initialized = status == 0 || tjGetErrorCode(handle) == TJERR_WARNING.rawValue ? count : 0
+                buffer.baseAddress, Int32(width), Int32(width * bands), Int32(height), format.rawValue,
+                TJFLAG_STOPONWARNING)
+            initialized = status == 0 ? count : 0
         }
-        if status != 0 {
-            let message = String(cString: tjGetErrorStr2(handle))
-            let isWarning = tjGetErrorCode(handle) == TJERR_WARNING.rawValue
-            let saysEarlyEnd = message.lowercased().contains("premature end")
-            if endsEarly || (isWarning && saysEarlyEnd) {
-                throw PinholeError(.truncated, "jpeg data ends early (\(message))", detectedType: "jpeg")
-            }
-            if !isWarning {
-                throw PinholeError(.decodingFailed, "cannot decode jpeg: \(message)", detectedType: "jpeg")
-            }
-        }
+        guard status == 0 else { return nil }
         return ScaledPixels(width: width, height: height, bands: bands, pixels: pixels)
     }
 }

@@ -38,6 +38,19 @@ public enum Vips {
         return warnings
     }
 
+    /// Adds `message` to the warnings ``drainWarnings()`` returns, as `"Pinhole: message"`.
+    static func note(_ message: String) {
+        _ = initStatus
+        CPinholeVips_note(message)
+    }
+
+    /// Whether libvips' operations marked untrusted (ImageMagick's loader among them) are blocked now: while an
+    /// untrusted decode runs (see ``VipsDecoder``). Not API: for tests.
+    package static var untrustedOperationsBlocked: Bool {
+        _ = initStatus
+        return CPinholeVips_operation_blocked("magickload_buffer") == 1
+    }
+
     /// Throws unless libvips is initialised.
     static func ensureInitialized() throws {
         guard initStatus == 0 else {

@@ -9,11 +9,15 @@ extension VipsDecoder {
     package static func readInfoSynchronously(_ data: Data) throws -> DecodedImage.SourceInfo {
         let format = try sniffedFormat(data)
         try Vips.ensureInitialized()
-        return try readHeader(data, format: format).info
+        return try withLoaderPolicy(data, format: format, untrustedFormats: nil, interruption: nil) {
+            try readHeader(data, format: format).info
+        }
     }
 
-    /// Whether the container of `data` says it ends early (see the truncation policy of ``VipsDecoder``).
-    package static func containerLooksTruncatedForFuzzing(_ data: Data, format: ImageFormat) -> Bool {
-        containerLooksTruncated(data, format: format)
+    /// Asks the decoder of `format` whether `data` ends before its image does (the truncation evidence of
+    /// ``VipsDecoder``: giflib, libwebpdemux, libheif, or a libvips loader on a source of our own); `true` when it
+    /// does. Decodes once more for JPEG, PNG, TIFF and HEIF, at most `maxPixelCount` pixels.
+    package static func truncationEvidenceForFuzzing(_ data: Data, format: ImageFormat, maxPixelCount: Int) -> Bool {
+        truncationEvidence(data, format: format, interruption: nil, maxPixelCount: maxPixelCount) == .endsEarly
     }
 }

@@ -11,11 +11,17 @@ struct VipsHeader {
     var framePixelCount: Int
     /// Whether the decode applies EXIF orientation (not for HEIF/AVIF: see ``VipsDecoder``).
     var appliesOrientation: Bool
-    /// The profiles to give `vips_thumbnail`: export to sRGB only when there is something to convert from.
+    /// The profiles to give `vips_thumbnail`: export to sRGB only when there is something to convert from (an
+    /// embedded profile that fits, or CMYK, which libvips converts through its fallback CMYK profile).
     var colourProfiles: (import: String?, export: String?)
-    /// Grey (1 or 2 bands) with an embedded profile: if libvips rejects the profile (an RGB-class profile on grey
-    /// data, LIBVIPS-NOTES item 5), the decode is retried without colour management.
-    var retriesWithoutProfile: Bool
+    /// Why the embedded ICC profile is ignored, or `nil` when it fits or there is none. A profile that does not
+    /// parse, or is for another colour space than the pixels (grey on RGB, RGB on grey, CMYK on RGB…), is dropped
+    /// as browsers drop it: the image is then taken as sRGB (or grey) as stored, CMYK through libvips' fallback
+    /// profile. libvips itself would apply a grey profile to RGB data (a grey picture of the red channel).
+    var ignoredProfile: String?
+    /// Whether libvips reads this image with a loader that streams its input (JPEG, PNG, TIFF): the decode then
+    /// reads through a source of its own, which stops at its next read when interrupted.
+    var streamsInput: Bool
 
     /// Throws when the header declares more than `options` allow.
     func checkLimits(_ options: DecodingOptions) throws {
@@ -50,19 +56,26 @@ extension VipsDecoder {
     }
 
     /// Reads the header with libvips (no pixel is decoded). Call on a worker thread after initialisation.
-    static func readHeader(_ data: Data, format: ImageFormat) throws -> VipsHeader {
+    static func readHeader(
+        _ data: Data, format: ImageFormat, interruption: DecodeInterruption? = nil
+    ) throws -> VipsHeader {
         var raw = CPinholeVips_Header()
         let status = data.withUnsafeBytes { CPinholeVips_read_header($0.baseAddress, $0.count, &raw) }
         guard status == 0 else {
             let message = Vips.takeErrorMessage()
             let loader = withUnsafeBytes(of: raw.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if loader.isEmpty {
+                // No loader claims data that ends early in a format's header (a TIFF cut before its directory).
+                if truncationEvidence(data, format: format, interruption: interruption) == .endsEarly {
+                    throw PinholeError(
+                        .truncated, "\(format.name) data ends early (\(message))", detectedType: format.name)
+                }
                 throw PinholeError(
                     .unsupportedFormat,
                     "this libvips (\(Vips.version)) has no loader for \(format.name): \(message)",
                     detectedType: format.name)
             }
-            throw decodingError(message, format: format, data: data)
+            throw decodingError(message, format: format, data: data, interruption: interruption)
         }
         let isHEIF = format == .heif || format == .avif
         let orientation = isHEIF ? 1 : Int(min(8, max(1, raw.orientation)))
@@ -76,36 +89,33 @@ extension VipsDecoder {
             orientation: orientation,
             frameCount: max(1, Int(raw.pages)))
         let isCMYK = raw.interpretation == Int32(VIPS_INTERPRETATION_CMYK.rawValue)
-        let converts = raw.hasICC != 0 || isCMYK
+        let ignoredProfile = Self.profileProblem(raw)
+        let converts = (raw.hasICC != 0 && ignoredProfile == nil) || isCMYK
         return VipsHeader(
             info: info,
             framePixelCount: width * height,
             appliesOrientation: !isHEIF,
             colourProfiles: (import: nil, export: converts ? "srgb" : nil),
-            retriesWithoutProfile: raw.hasICC != 0 && raw.bands <= 2)
+            ignoredProfile: ignoredProfile,
+            streamsInput: ["VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer", "VipsForeignLoadTiffBuffer"]
+                .contains(withUnsafeBytes(of: raw.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }))
     }
 
-    /// Maps a libvips failure to ``PinholeError/Code/truncated`` when the container is incomplete
-    /// (``containerLooksTruncated(_:format:)``) or, for formats whose container is not checked (TIFF, HEIF,
-    /// BMP, SVG), when libvips' words say the data ended early,
-    /// else ``PinholeError/Code/decodingFailed``; the message keeps libvips' own words.
-    static func decodingError(_ message: String, format: ImageFormat, data: Data) -> PinholeError {
-        if containerLooksTruncated(data, format: format) {
-            return PinholeError(.truncated, "\(format.name) data ends early (\(message))", detectedType: format.name)
+    /// Why the header's embedded ICC profile must be ignored (`CPinholeVips_profile_fit`), or `nil` when it fits.
+    private static func profileProblem(_ raw: CPinholeVips_Header) -> String? {
+        let space = withUnsafeBytes(of: raw.iccSpace) {
+            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         }
-        // Where the container was checked, trust it: the message may be another decode's (global buffer), and
-        // libpng says "read error" for corrupt chunks too.
-        guard !containerIsCheckable(format) else {
-            return PinholeError(.decodingFailed, "cannot decode \(format.name): \(message)", detectedType: format.name)
+        let isCMYK = raw.interpretation == Int32(VIPS_INTERPRETATION_CMYK.rawValue)
+        let pixels = isCMYK ? "CMYK" : raw.bands <= 2 ? "grey" : "RGB"
+        switch Int(raw.iccFit) {
+        case Int(CPinholeVips_profile_broken):
+            return "ignored an embedded ICC profile\(space.isEmpty ? "" : " (\(space))") that does not parse or "
+                + "cannot be used with \(pixels) data"
+        case Int(CPinholeVips_profile_mismatch):
+            return "ignored an embedded \(space) ICC profile on \(pixels) data"
+        default:
+            return nil
         }
-        let lower = message.lowercased()
-        let truncationWords = [
-            "premature end", "truncated", "unexpected end", "end of file", "not enough data", "eof",
-            "read error", "out of data", "incomplete",
-        ]
-        if truncationWords.contains(where: lower.contains) {
-            return PinholeError(.truncated, "\(format.name) data ends early: \(message)", detectedType: format.name)
-        }
-        return PinholeError(.decodingFailed, "cannot decode \(format.name): \(message)", detectedType: format.name)
     }
 }

@@ -12,6 +12,8 @@ extension VipsDecoder {
     /// - Throws: the same ``PinholeError`` codes as ``decode(_:options:)`` (never `CancellationError`).
     package func decodeSynchronously(_ data: Data, options: DecodingOptions) throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
-        return try Self.decodeNow(data, format: format, options: options, jpegFastPath: jpegFastPath)
+        return try Self.decodeUnderPolicy(
+            data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: nil,
+            onDiagnostic: onDiagnostic)
     }
 }

@@ -48,16 +48,16 @@ extension VipsDecoder {
     /// image is not eligible (the caller then takes the libvips path). Call on a worker thread after the limits
     /// were checked.
     ///
-    /// - Throws: ``PinholeError/Code/truncated`` for data that ends early (never a grey-filled image),
-    ///   ``PinholeError/Code/decodingFailed`` with TurboJPEG's or libvips' message.
+    /// Data on which libjpeg warns (it ends early, or is corrupt) returns `nil` too: libvips then decides, from its
+    /// own evidence, whether it decodes or is truncated (never a grey-filled image from here).
+    /// - Throws: ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
     static func turboJPEGThumbnail(
         _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout
     ) throws -> PixelImage? {
         let box = (width: layout.resized.width, height: layout.resized.height)
         guard takesOnFastPath(layout), markersAllowFastPath(data) else { return nil }
         let decoder = try TurboJPEGDecoder()
-        let endsEarly = containerLooksTruncated(data, format: .jpeg)
-        let scaled = try data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
+        let scaled = data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
             guard let jpeg = decoder.header(bytes), jpeg.isYCbCrOrGrey else { return nil }
             let covered = (
                 Int((Double(box.width) * headroom).rounded(.up)), Int((Double(box.height) * headroom).rounded(.up))
@@ -65,7 +65,7 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             let factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             let grey = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue)
-            return try decoder.decode(bytes, header: jpeg, factor: factor, grey: grey, endsEarly: endsEarly)
+            return decoder.decode(bytes, header: jpeg, factor: factor, grey: grey)
         }
         guard let scaled else { return nil }
         return try resize(scaled, orientation: header.info.orientation, layout: layout)

@@ -21,8 +21,10 @@ public import Pinhole
 ///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
 /// - colour becomes 8-bit sRGB: embedded ICC profiles (Display P3, Adobe RGB, CMYK…) are converted through
 ///   the profile, CMYK without a profile uses libvips' fallback CMYK profile, untagged RGB and grey are
-///   taken as sRGB and kept exactly (no colour transform); grey whose embedded profile libvips rejects (an
-///   RGB-class profile on grey data) is decoded again without colour management rather than failing;
+///   taken as sRGB and kept exactly (no colour transform). A profile that does not fit the pixels (a grey
+///   profile on RGB, RGB on grey, CMYK on RGB…) or does not parse is ignored, as browsers ignore it: the image is
+///   then taken as untagged (CMYK through the fallback profile) and a diagnostic says so (``onDiagnostic``,
+///   ``Vips/drainWarnings()``); libvips alone would apply a grey profile to RGB data and make a grey picture;
 ///   16-bit samples become 8-bit (v >> 8, within 1 of v / 257); gAMA chunks in PNG are ignored (as libvips,
 ///   Pillow and ImageMagick do);
 /// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
@@ -32,11 +34,25 @@ public import Pinhole
 /// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
 ///
 /// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
-/// `fail_on=truncated`); a grey-filled partial image is never returned. A GIF without its trailer byte fails
-/// too, even when its first frame is complete. Failures are classified as truncated when the container is
-/// incomplete (JPEG without EOI, PNG without IEND, WebP, BMP shorter than their declared size, TIFF whose first
-/// directory lies past the end) or, for TIFF, HEIF and SVG, when libvips' message says so. Corrupt but complete
-/// data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
+/// `fail_on=truncated`); a grey-filled partial image is never returned. Whether data ends early is the decoders'
+/// own evidence for this decode, never the position of an end marker and never libvips' process-global error
+/// text: the format's libvips loader asking for bytes past the end (JPEG, PNG, TIFF, read again through a source
+/// of our own), giflib running out of bytes before the trailer (a GIF cut after a complete frame fails too),
+/// libwebpdemux finding chunks longer than the data, libheif's `heif_suberror_End_of_data`, a BMP's declared file
+/// size. Bytes after a complete image (padding, an upload tool's text, a motion photo's video) are ignored, as
+/// the decoders ignore them; SVG is the exception, since XML forbids content after the root element. Corrupt but
+/// complete data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
+///
+/// Untrusted bytes (``DecodingOptions/untrustedFormats`` set, as an untrusted ``SourcePolicy`` does): the sniffed
+/// format must be one of those formats and libvips' loader must be that format's own (`jpegload_buffer` for JPEG,
+/// …; never ImageMagick), checked before any loader reads more than magic bytes, else
+/// ``PinholeError/Code/unsupportedFormat`` says why; the decode then runs with libvips' untrusted operations
+/// blocked (`vips_block_untrusted_set`, process-wide, so trusted decodes that need such a loader wait for their
+/// turn: see `UntrustedLoaderGate`). Trusted decodes behave as before.
+///
+/// Stopping: a cancelled task stops its decode within a few KiB of input (JPEG, PNG, TIFF) or a strip of output,
+/// and frees its thread; a decode that uses more than ``decodeTimeLimit`` of CPU time stops with
+/// ``PinholeError/Code/decodingTimedOut`` (see `DecodeInterruption`).
 ///
 /// JPEG fast path (``jpegFastPath``, on by default): a JPEG thumbnail that needs nothing but scaling — YCbCr or
 /// grey, Huffman-coded 8-bit baseline or progressive, no ICC profile or an sRGB one, any EXIF orientation — is
@@ -45,25 +61,49 @@ public import Pinhole
 /// Same size and the same look as the libvips path (PSNR ≥ 35 dB, tested), at about half the cost: libvips
 /// itself stops its JPEG shrink-on-load at twice the target. CMYK/YCCK, RGB-coded and arithmetic-coded JPEGs,
 /// wide-gamut or grey ICC profiles, full-size decodes and every other format take the libvips path. The header
-/// read and limit checks come first on both paths; truncated data fails with ``PinholeError/Code/truncated``
-/// on both.
+/// read and limit checks come first on both paths; data on which libjpeg warns (truncated or corrupt) leaves the
+/// fast path for the libvips path, which decides.
 ///
-/// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after.
+/// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after, and stops
+/// a running decode.
 /// Safe from any isolation; values of this type are cheap to copy.
 public struct VipsDecoder: ImageDecoding {
     /// The threads that run libvips.
     public let pool: WorkerThreadPool
     /// Whether plain JPEG thumbnails take the TurboJPEG fast path (see below); `true` by default.
     public let jpegFastPath: Bool
+    /// The CPU time one decode may use on its thread before it is stopped with
+    /// ``PinholeError/Code/decodingTimedOut``; 10 seconds by default (``defaultDecodeTimeLimit``). CPU time, not
+    /// wall-clock time: a busy machine slows a decode down but never makes it fail.
+    public let decodeTimeLimit: Duration
+
+    /// Receives one-line diagnostics about decisions the decoder made for one image (for example an embedded
+    /// ICC profile it ignored), on the decoding thread; `nil` by default. They also go to ``Vips/drainWarnings()``.
+    public let onDiagnostic: (@Sendable (String) -> Void)?
+
+    /// For tests, not API: receives each decode's stop switch as its thread starts it (to watch its progress).
+    package var onDecodeStart: (@Sendable (DecodeInterruption) -> Void)?
+
+    /// 10 seconds: the default ``decodeTimeLimit``, about 50 times the slowest decode of the 298-megapixel corpus.
+    public static let defaultDecodeTimeLimit: Duration = .seconds(10)
 
     /// - Parameters:
     ///   - pool: the threads that run libvips and TurboJPEG; ``WorkerThreadPool/cpu`` by default.
     ///   - jpegFastPath: `true` (the default) sends JPEG thumbnails that need nothing but scaling through
     ///     TurboJPEG; `false` forces the libvips path for every image (for comparisons, or to rule the fast
     ///     path out when looking into a picture).
-    public init(pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true) {
+    ///   - decodeTimeLimit: the CPU time one decode may use on its thread (time queued or waiting does not
+    ///     count); 10 seconds by default.
+    ///   - onDiagnostic: receives one-line diagnostics on the decoding thread (must not block); `nil` by default.
+    public init(
+        pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true,
+        decodeTimeLimit: Duration = VipsDecoder.defaultDecodeTimeLimit,
+        onDiagnostic: (@Sendable (String) -> Void)? = nil
+    ) {
         self.pool = pool
         self.jpegFastPath = jpegFastPath
+        self.decodeTimeLimit = decodeTimeLimit
+        self.onDiagnostic = onDiagnostic
     }
 
     /// Decodes `data` into a thumbnail (or a full-size image) as `options` say.
@@ -72,16 +112,26 @@ public struct VipsDecoder: ImageDecoding {
     /// - Throws: ``PinholeError`` with ``PinholeError/Code/emptyData``, ``PinholeError/Code/notAnImage``
     ///   (``PinholeError/detectedType`` says what it looks like), ``PinholeError/Code/unsupportedFormat``,
     ///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/tooManyFrames``,
-    ///   ``PinholeError/Code/truncated`` or ``PinholeError/Code/decodingFailed`` (with libvips' message);
-    ///   `CancellationError` when the task is cancelled.
+    ///   ``PinholeError/Code/truncated``, ``PinholeError/Code/decodingFailed`` (with libvips' message) or
+    ///   ``PinholeError/Code/decodingTimedOut``; `CancellationError` when the task is cancelled (a running libvips
+    ///   decode is then stopped within about one tile of work, and its thread freed).
     public func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
         try Task.checkCancellation()
-        let decoded = try await pool.run { [jpegFastPath] () throws -> DecodedImage in
-            try Self.decodeNow(data, format: format, options: options, jpegFastPath: jpegFastPath)
+        let interruption = try DecodeInterruption(timeLimit: decodeTimeLimit)
+        return try await withTaskCancellationHandler {
+            let decoded = try await pool.run { [jpegFastPath, onDiagnostic, onDecodeStart] () throws -> DecodedImage in
+                interruption.startTimeLimit()
+                onDecodeStart?(interruption)
+                return try Self.decodeUnderPolicy(
+                    data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: interruption,
+                    onDiagnostic: onDiagnostic)
+            }
+            try Task.checkCancellation()
+            return decoded
+        } onCancel: {
+            interruption.cancel()
         }
-        try Task.checkCancellation()
-        return decoded
     }
 
     /// Reads the header only (no pixel is decoded).
@@ -94,23 +144,44 @@ public struct VipsDecoder: ImageDecoding {
         try Task.checkCancellation()
         let info = try await pool.run { () throws -> DecodedImage.SourceInfo in
             try Vips.ensureInitialized()
-            return try Self.readHeader(data, format: format).info
+            return try Self.withLoaderPolicy(data, format: format, untrustedFormats: nil, interruption: nil) {
+                try Self.readHeader(data, format: format).info
+            }
         }
         try Task.checkCancellation()
         return info
     }
 
+    /// The whole decode under the source's policy (``withLoaderPolicy(_:format:untrustedFormats:interruption:_:)``),
+    /// synchronous; runs on a worker thread. A decode that `interruption` stopped reports why it stopped, whatever
+    /// libvips made of being stopped.
+    static func decodeUnderPolicy(
+        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool,
+        interruption: DecodeInterruption?, onDiagnostic: (@Sendable (String) -> Void)? = nil
+    ) throws -> DecodedImage {
+        do {
+            try Vips.ensureInitialized()
+            return try withLoaderPolicy(
+                data, format: format, untrustedFormats: options.untrustedFormats, interruption: interruption
+            ) {
+                try decodeNow(
+                    data, format: format, options: options, jpegFastPath: jpegFastPath, interruption: interruption,
+                    onDiagnostic: onDiagnostic)
+            }
+        } catch {
+            try interruption?.throwIfStopped()
+            throw error
+        }
+    }
+
     /// The whole decode, synchronous; runs on a worker thread.
     static func decodeNow(
-        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool
+        _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool,
+        interruption: DecodeInterruption? = nil, onDiagnostic: (@Sendable (String) -> Void)? = nil
     ) throws -> DecodedImage {
-        try Vips.ensureInitialized()
-        let header = try readHeader(data, format: format)
+        let header = try readHeader(data, format: format, interruption: interruption)
         try header.checkLimits(options)
-        // libnsgif returns the frames it has without complaint; a GIF without its trailer is cut short.
-        if format == .gif && !options.allowsTruncatedData && containerLooksTruncated(data, format: format) {
-            throw PinholeError(.truncated, "gif data ends early (no trailer byte)", detectedType: format.name)
-        }
+        try interruption?.throwIfStopped()
         // The exact size is computed here and forced on libvips: its own rounding of the short side differs
         // from ThumbnailOptions.layout by a pixel for some sizes. Aspect is kept to within that rounding.
         // A fill's crop is cut out of the resized image afterwards (VipsDecoder+ContentMode.swift).
@@ -127,36 +198,53 @@ public struct VipsDecoder: ImageDecoding {
         {
             return DecodedImage(image: image, info: header.info)
         }
-        let image: PixelImage
-        do {
-            image = try thumbnail(
-                data, format: format, header: header, layout: layout,
-                profiles: header.colourProfiles, failOn: options.failOn)
-        } catch let error as PinholeError where error.code == .decodingFailed && header.retriesWithoutProfile {
-            image = try thumbnail(
-                data, format: format, header: header, layout: layout,
-                profiles: (nil, nil), failOn: options.failOn)
+        try interruption?.throwIfStopped()
+        // libnsgif returns the frames it has without complaint: giflib says whether the GIF is whole (a preview
+        // that allows truncated data takes the frames there are).
+        if format == .gif && !options.allowsTruncatedData { try checkGIFIsComplete(data) }
+        if let ignoredProfile = header.ignoredProfile {
+            let line = "\(format.name): \(ignoredProfile)"
+            Vips.note(line)
+            onDiagnostic?(line)
         }
+        let image = try thumbnail(
+            data, format: format, header: header, layout: layout, failOn: options.failOn, interruption: interruption)
         return DecodedImage(image: image, info: header.info)
     }
 
-    /// One `vips_thumbnail_buffer` run to `layout.resized` with the given colour profiles, cropped to
-    /// `layout.output` when the layout says so, copied out as 8-bit sRGB.
+    /// One `vips_thumbnail_buffer` run to `layout.resized` (or, for an embedded profile that does not fit, the same
+    /// work without it), cropped to `layout.output` when the layout says so, copied out as 8-bit sRGB;
+    /// `interruption` stops the work at the next read of the input or the next tile.
     private static func thumbnail(
         _ data: Data, format: ImageFormat, header: VipsHeader, layout: ThumbnailOptions.Layout,
-        profiles: (import: String?, export: String?), failOn: String?
+        failOn: String?, interruption: DecodeInterruption?
     ) throws -> PixelImage {
         let box = layout.resized
-        let failure = { (message: String) in decodingError(message, format: format, data: data) }
+        let failure = { (message: String) in
+            decodingError(message, format: format, data: data, interruption: interruption)
+        }
         return try data.withUnsafeBytes { bytes in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
             let thumbnail = try VipsImageHandle.make(failure: failure) { out in
-                CPinholeVips_thumbnail(
+                guard header.ignoredProfile == nil else {
+                    return CPinholeVips_thumbnail_ignoring_profile(
+                        bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
+                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, failOn, out)
+                }
+                if header.streamsInput, let interruption {
+                    return CPinholeVips_thumbnail_interruptible(
+                        bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
+                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
+                        header.colourProfiles.import, header.colourProfiles.export, failOn,
+                        interruption.pointer, out)
+                }
+                return CPinholeVips_thumbnail(
                     bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                     Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
-                    profiles.import, profiles.export, failOn, out)
+                    header.colourProfiles.import, header.colourProfiles.export, failOn, out)
             }
-            return try thumbnail.cropped(to: layout, failure: failure).pixelImage(failure: failure)
+            return try thumbnail.cropped(to: layout, failure: failure).pixelImage(
+                failure: failure, interruption: interruption)
         }
     }
 }

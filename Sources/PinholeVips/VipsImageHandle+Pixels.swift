@@ -5,8 +5,9 @@ extension VipsImageHandle {
     /// Converts to 8-bit sRGB and copies the pixels out of libvips once, into a packed ``PixelImage``.
     ///
     /// 1 band → `gray8`, 3 → `rgb8`, 4 → `rgba8` (straight alpha); grey with alpha becomes `rgba8`.
-    /// This is where the decode actually runs (libvips is lazy), so truncation errors surface here.
-    func pixelImage(failure: (String) -> PinholeError) throws -> PixelImage {
+    /// This is where the decode actually runs (libvips is lazy), so truncation errors surface here; `interruption`
+    /// stops it at the next tile (the copy then fails with libvips' "killed" message).
+    func pixelImage(failure: (String) -> PinholeError, interruption: DecodeInterruption? = nil) throws -> PixelImage {
         let srgb = try VipsImageHandle.make(failure: failure) { CPinholeVips_to_srgb8(pointer, $0) }
         let pixelFormat: PixelImage.PixelFormat
         switch srgb.bands {
@@ -19,7 +20,7 @@ extension VipsImageHandle {
         let count = width * height * pixelFormat.bytesPerPixel
         var status: Int32 = -1
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            status = CPinholeVips_copy_pixels(srgb.pointer, buffer.baseAddress, count)
+            status = CPinholeVips_copy_pixels_interruptible(srgb.pointer, buffer.baseAddress, count, interruption?.pointer)
             initialized = status == 0 ? count : 0
         }
         guard status == 0 else { throw failure(Vips.takeErrorMessage()) }

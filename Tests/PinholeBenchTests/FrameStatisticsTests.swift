@@ -1,8 +1,9 @@
+import PinholeTestSupport
 import Testing
 
 @testable import PinholeBench
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct FrameStatisticsTests {
     static let period = 1.0 / 60
 

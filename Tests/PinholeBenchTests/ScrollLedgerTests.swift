@@ -1,34 +1,44 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import PinholeBench
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ScrollLedgerTests {
     let a = URL(string: "http://127.0.0.1:1/img/1?v=0")!
     let b = URL(string: "http://127.0.0.1:1/img/1?v=1")!
 
-    @Test func anImageForTheCellsOldURLIsAWrongRowImage() {
-        // Given a cell bound to A, then rebound to B (a refresh)
+    @Test func anImageOfTheCellsPreviousRefreshIsAWrongRowImage() {
+        // Given a cell bound to row 1's URL, then rebound to its refreshed URL
         let ledger = ScrollLedger(cellCount: 1) { 0 }
         ledger.bind(0, to: a)
         ledger.bind(0, to: b)
-        // When A's image arrives, then B's
-        let first = ledger.applied(0, imageURL: a)
-        let second = ledger.applied(0, imageURL: b)
-        // Then only A's counts as wrong, and A left early (never shown in its row)
+        // When an image coded for the first URL is shown, then one coded for the refreshed URL
+        let first = ledger.shown(0, code: ScrollImageCode(row: 1, generation: 0))
+        let second = ledger.shown(0, code: ScrollImageCode(row: 1, generation: 1))
+        // Then only the first counts as wrong, and the first URL left early (never shown in its row)
         #expect(!first && second)
         #expect(ledger.imagesShown == 2 && ledger.wrongRowImages == 1)
         #expect(ledger.leftEarlyURLs == [a])
         #expect(ledger.distinctURLs == [a, b])
     }
 
-    @Test func pixelsOfAnotherRowAreWrongEvenForTheRightURL() {
+    @Test func anImageOfARowImageCountRowsAwayIsWrong() {
+        // Given a cell showing row 25 (with 24 photos, row 1 shows the same photo)
+        let ledger = ScrollLedger(cellCount: 1) { 0 }
+        ledger.bind(0, to: URL(string: "http://127.0.0.1:1/img/25?v=0")!)
+        // When row 1's image is shown there, Then its code tells it apart
+        #expect(!ledger.shown(0, code: ScrollImageCode(row: 1, generation: 0)))
+        #expect(ledger.wrongRowImages == 1)
+    }
+
+    @Test func anUnreadableImageIsWrongAndCountedApart() {
         let ledger = ScrollLedger(cellCount: 1) { 0 }
         ledger.bind(0, to: a)
-        #expect(!ledger.applied(0, imageURL: a, pixelsMatch: false))
-        #expect(ledger.wrongRowImages == 1)
+        #expect(!ledger.shown(0, code: nil))
+        #expect(ledger.wrongRowImages == 1 && ledger.unreadableImages == 1)
     }
 
     @Test func aURLShownLaterInItsRowDidNotLeaveEarly() {
@@ -37,14 +47,14 @@ struct ScrollLedgerTests {
         ledger.bind(0, to: a)
         ledger.unbind(0)
         ledger.bind(1, to: a)
-        ledger.applied(1, imageURL: a)
+        ledger.shown(1, code: ScrollImageCode(row: 1, generation: 0))
         // Then it is not counted as left early, and the arrival time is recorded
         #expect(ledger.leftEarlyURLs.isEmpty)
         #expect(ledger.lastArrivalSeconds == 1.5)
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DownloadLogTests {
     @Test func countsDuplicatesAndRestartsAfterCancel() {
         // Given downloads of one URL: started, started again while running, cancelled, started again

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 @testable import PinholeBench
@@ -13,7 +14,7 @@ import Testing
 /// every other test's tasks would wait for threads for minutes (a 10 s naive run delayed this process's own
 /// task resumption by ~33 s in `pinhole bench scroll`).
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct ScrollReproductionTests {
     static var corpus: String? {
         let environment = ProcessInfo.processInfo.environment

@@ -1,8 +1,9 @@
+import PinholeTestSupport
 import Testing
 
 @testable import PinholeBench
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ScrollScriptTests {
     let script = ScrollScript(rowCount: 200, visibleRowCount: 12, durationSeconds: 7.3)
 

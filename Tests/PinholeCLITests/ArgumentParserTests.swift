@@ -1,7 +1,8 @@
+import PinholeTestSupport
 import Testing
 @testable import pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ArgumentParserTests {
     let parser = ArgumentParser(options: [
         .value("--size", "PIXELS", help: "size"),

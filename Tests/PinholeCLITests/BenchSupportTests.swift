@@ -1,8 +1,9 @@
 import PinholeBench
+import PinholeTestSupport
 import Testing
 
 /// The pieces of the benchmark harness the CLI also uses: process figures and sample statistics.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct BenchSupportTests {
     @Test func readsThreadsAndResidentSizesOfThisProcess() {
         // Given this test process (the Swift runtime alone has several threads and megabytes resident)

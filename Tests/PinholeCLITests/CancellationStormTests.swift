@@ -1,13 +1,14 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 /// The cancellation storm in a child process (`pinhole debug storm`), so its file-descriptor and thread counts
 /// are its own: 10,000 requests over 200 URLs with seeded random cancellations, priority changes, latency and
-/// faults, through the real pipeline, URLSession and libvips.
+/// faults, through the real pipeline, the libcurl loader and libvips.
 ///
 /// The full 10,000 requests run with `PINHOLE_STRESS=1` (`.ci/run` runs the stress tests on their own, after the
 /// suite); the ordinary parallel suite runs 2,000, so the storm does not starve the timing of other tests.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct CancellationStormTests {
     static let requests = ProcessInfo.processInfo.environment["PINHOLE_STRESS"] == "1" ? 10_000 : 2_000
 

@@ -1,8 +1,9 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 /// Usage errors, help and version of the built binary.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct CommandLineEndToEndTests {
     @Test(arguments: [
         (["thumbnail", "--bogus", "x.jpg"], "unknown option '--bogus'"),

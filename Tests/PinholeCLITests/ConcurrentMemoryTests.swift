@@ -1,9 +1,10 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 /// Peak memory when the 20 largest corpus photos are thumbnailed at once, in a fresh child process
 /// (`pinhole debug rss-many`): every decode in flight together, the worst case for a server.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct ConcurrentMemoryTests {
     struct Report: Decodable {
         var files: Int

@@ -1,9 +1,10 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// `pinhole thumbnail` over the real-photo corpus (scripts/make-corpus.sh; `make test` builds it first).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct CorpusEndToEndTests {
     /// `$PINHOLE_CORPUS`, else `${XDG_CACHE_HOME:-$HOME/.cache}/pinhole/corpus`.
     static let corpus: String = {
@@ -22,8 +23,8 @@ struct CorpusEndToEndTests {
         var height: Int
     }
 
-    static func manifest() throws -> [Photo] {
-        let text = try String(contentsOfFile: corpus + "/MANIFEST.tsv", encoding: .utf8)
+    static func manifest() async throws -> [Photo] {
+        let text = try await readText(atPath: corpus + "/MANIFEST.tsv")
         return text.split(separator: "\n").dropFirst().map { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let (width, height) = (Int(columns[2]) ?? 0, Int(columns[3]) ?? 0)
@@ -35,7 +36,7 @@ struct CorpusEndToEndTests {
     @Test(.enabled(if: corpusExists, "no corpus: run scripts/make-corpus.sh (make test does)"))
     func thumbnailsEveryCorpusPhotoToTheFittedSize() async throws {
         // Given the corpus and its manifest (at least 20 real photos)
-        let photos = try Self.manifest()
+        let photos = try await Self.manifest()
         #expect(photos.count >= 20)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -56,7 +57,7 @@ struct CorpusEndToEndTests {
         for photo in photos {
             let output = try #require(outputs[photo.file], "\(photo.file) has no thumbnail")
             let expected = ThumbnailOptions(maxPixelSize: 360).fittedSize(width: photo.width, height: photo.height)
-            let data = try Data(contentsOf: URL(fileURLWithPath: directory.file(output.output)))
+            let data = try await readData(atPath: directory.file(output.output))
             let size = try #require(ImageHeader.size(of: data))
             #expect(abs(size.width - expected.width) <= 1 && abs(size.height - expected.height) <= 1,
                     "\(photo.file): \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)")

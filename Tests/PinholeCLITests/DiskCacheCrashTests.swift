@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 /// The disk cache survives a writer killed at any moment: `pinhole debug disk-cache-writer` stores
@@ -7,7 +8,7 @@ import Testing
 /// limit on disk, and stores and reads a new entry.
 ///
 /// 120 kills with `PINHOLE_STRESS=1` (`.ci/run` runs the stress tests on their own); 20 in the ordinary suite.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(scaledMinutes: 5))
 struct DiskCacheCrashTests {
     struct Check: Decodable {
         var entries: Int
@@ -35,8 +36,8 @@ struct DiskCacheCrashTests {
             let ready = await child.waitForOutput("ready")
             try await Task.sleep(for: .microseconds(Int.random(in: 0..<150_000, using: &rng)))
             child.kill()
-            let status = await child.waitForExit()
-            if ready && status == SIGKILL { killedWhileWriting += 1 }
+            let status = try await child.waitForExit()
+            if ready && status == 128 + SIGKILL { killedWhileWriting += 1 }
             // Then every tenth round the reopened cache serves only intact entries and respects its limit
             if round % 10 == 0 {
                 let result = try await PinholeBinary.run(

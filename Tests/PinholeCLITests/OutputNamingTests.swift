@@ -1,7 +1,8 @@
+import PinholeTestSupport
 import Testing
 @testable import pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct OutputNamingTests {
     let naming = OutputNaming(size: 360, fileExtension: "jpg")
 

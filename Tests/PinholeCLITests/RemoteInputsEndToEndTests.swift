@@ -1,18 +1,19 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// `pinhole thumbnail` over http(s) URLs and JSON Feeds: the built binary against a loopback server started by
 /// the test, so the pipeline's coalescing and caches show in the JSON report.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct RemoteInputsEndToEndTests {
     /// A server with four distinct images at /img/0.jpg … /img/3.jpg, answering after 150 ms.
-    private func makeServer() throws -> PinholeTestServer {
+    private func makeServer() async throws -> PinholeTestServer {
         let server = try PinholeTestServer()
         let names = ["baseline.jpg", "orient-6.jpg", "small-40x30.png", "size-key-source.jpg"]
         for (index, name) in names.enumerated() {
-            let data = try Data(contentsOf: Fixtures.input(name))
+            let data = try await readData(atPath: Fixtures.input(name).path)
             server.route("/img/\(index).jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "no-cache"],
                                                     body: data, latency: .milliseconds(150), etag: "v\(index)"))
         }
@@ -29,8 +30,7 @@ struct RemoteInputsEndToEndTests {
 
     @Test func feedOfFortyItemsWithFourDistinctImagesDownloadsFourTimes() async throws {
         // Given a JSON Feed of 40 items whose images are 4 distinct URLs
-        let server = try makeServer()
-        defer { server.stop() }
+        let server = try await makeServer()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write(try feed(server, items: 40), to: "feed.json")
@@ -46,12 +46,12 @@ struct RemoteInputsEndToEndTests {
         #expect(report.coalesced + report.memoryHits == 36)
         #expect(directory.listing("out").count == 40)
         #expect(report.outputs[1].width == 48 && report.outputs[1].height == 32)
+        await server.shutDown()
     }
 
     @Test func urlsOnTheCommandLineAreLoadedAndBadOnesReported() async throws {
         // Given two good URLs (one repeated) and one that answers 404
-        let server = try makeServer()
-        defer { server.stop() }
+        let server = try await makeServer()
         server.route("/missing.jpg", Route(status: 404, body: Data("gone".utf8)))
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -66,12 +66,12 @@ struct RemoteInputsEndToEndTests {
         #expect(report.errors.map(\.kind) == ["http_status"])
         #expect(report.downloads == 3)
         #expect(server.requestCount(for: "/img/0.jpg") == 1)
+        await server.shutDown()
     }
 
     @Test func cacheDirKeepsOriginalsAcrossRunsAndRevalidatesThem() async throws {
         // Given a first run with a disk cache
-        let server = try makeServer()
-        defer { server.stop() }
+        let server = try await makeServer()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = server.url("/img/3.jpg").absoluteString
@@ -86,6 +86,7 @@ struct RemoteInputsEndToEndTests {
         #expect(report.succeeded == 1)
         #expect(report.diskHits == 1)
         #expect(server.stats.notModified == 1)
+        await server.shutDown()
     }
 
     @Test func aFeedThatIsNotJSONIsReportedWithItsKind() async throws {

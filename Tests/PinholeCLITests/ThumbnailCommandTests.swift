@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 @testable import pinhole
 
 /// The command's logic with fake codecs (no libvips): walking, sniffing, naming, bounded jobs, the report.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailCommandTests {
     private func configuration(_ inputs: [String], in directory: TemporaryDirectory, jobs: Int = 2)
         -> ThumbnailCommand.Configuration
@@ -37,7 +38,7 @@ struct ThumbnailCommandTests {
         #expect(report.outputs.map(\.width) == [100, 50])
         #expect(report.outputs.map(\.height) == [50, 80])
         #expect(directory.listing("out") == ["a.100.jpg", "sub__b.100.jpg"])
-        let written = try String(contentsOfFile: directory.file("out/a.100.jpg"), encoding: .utf8)
+        let written = try await readText(atPath: directory.file("out/a.100.jpg"))
         #expect(written == "jpeg 100x50 q80")
         #expect(report.bytesOut == written.utf8.count + "jpeg 50x80 q80".utf8.count)
         #expect(report.bytesIn == 2 * FakeCodecs.signature.count + "400x200".count + "50x80".count)
@@ -122,7 +123,7 @@ struct ThumbnailCommandTests {
         // Then each gets its own file, under the same names both times
         #expect(first.outputs.map(\.output) == [directory.file("out/x.100.jpg"), directory.file("out/x-2.100.jpg")])
         #expect(second.outputs.map(\.output) == first.outputs.map(\.output))
-        #expect(try String(contentsOfFile: directory.file("out/x-2.100.jpg"), encoding: .utf8) == "jpeg 30x20 q80")
+        #expect(try await readText(atPath: directory.file("out/x-2.100.jpg")) == "jpeg 30x20 q80")
     }
 
     @Test func writesAContactSheetOfAllThumbnailsInInputOrder() async throws {
@@ -137,7 +138,7 @@ struct ThumbnailCommandTests {
         #expect(report.exitStatus == 0)
         let sheet = try #require(report.contactSheet)
         #expect(sheet.width == 300 && sheet.height == 100)
-        #expect(try String(contentsOfFile: directory.file("sheet.png"), encoding: .utf8) == "png 300x100 q85")
+        #expect(try await readText(atPath: directory.file("sheet.png")) == "png 300x100 q85")
     }
 
     @Test func encodesTheReportAsOneObjectWithSortedKeys() throws {

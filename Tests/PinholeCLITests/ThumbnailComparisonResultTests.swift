@@ -1,9 +1,10 @@
 import Foundation
 import PinholeBench
+import PinholeTestSupport
 import Testing
 
 /// The figures `pinhole bench thumbnail --compare` reports: speed-ups, scaling, the JSON shape and the chart.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailComparisonResultTests {
     /// Pinhole at 10 and 19 images/s (all files) and 12 and 23 (JPEGs); tools at fixed rates.
     static let result: ThumbnailComparisonResult = {

@@ -1,8 +1,9 @@
 import Pinhole
+import PinholeTestSupport
 import Testing
 @testable import pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailConfigurationTests {
     typealias Configuration = ThumbnailCommand.Configuration
 

@@ -1,9 +1,10 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// `pinhole thumbnail` end to end: the built binary, real libvips, real files in a temporary directory.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ThumbnailEndToEndTests {
     /// Good fixtures and the size each gets in a 64-px box (orient-6.jpg is stored 80×120, displayed 120×80).
     static let goodFixtures: [(name: String, width: Int, height: Int)] = [
@@ -53,7 +54,7 @@ struct ThumbnailEndToEndTests {
                                              "webp-as-jpg.64.jpg"])
         var bytesOut = 0
         for output in report.outputs {
-            let data = try Data(contentsOf: URL(fileURLWithPath: directory.file(output.output)))
+            let data = try await readData(atPath: directory.file(output.output))
             bytesOut += data.count
             #expect(ImageFormat.sniff(data) == .image(.jpeg))
             let size = try #require(ImageHeader.size(of: data))
@@ -88,7 +89,7 @@ struct ThumbnailEndToEndTests {
 
         #expect(result.status == 1)  // the truncated JPEG
         let sheet = try #require(try JSONReport(result.stdout).contactSheet)
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory.file("sheet.png")))
+        let data = try await readData(atPath: directory.file("sheet.png"))
         #expect(ImageFormat.sniff(data) == .image(.png))
         let size = try #require(ImageHeader.size(of: data))
         #expect(size.width == sheet.width && size.height == sheet.height)
@@ -110,8 +111,9 @@ struct ThumbnailEndToEndTests {
         // Then each has its own file, with the same names both times
         #expect(first.outputs.map(\.output) == ["thumbnails/x.64.jpg", "thumbnails/x-2.64.jpg"])
         #expect(second.outputs.map(\.output) == first.outputs.map(\.output))
-        let sizes = try first.outputs.map { output in
-            try #require(ImageHeader.size(of: Data(contentsOf: URL(fileURLWithPath: directory.file(output.output)))))
+        var sizes: [(width: Int, height: Int)] = []
+        for output in first.outputs {
+            sizes.append(try #require(ImageHeader.size(of: try await readData(atPath: directory.file(output.output)))))
         }
         #expect(sizes.map(\.width) == [64, 64] && sizes.map(\.height) == [48, 43])
     }
@@ -128,7 +130,7 @@ struct ThumbnailEndToEndTests {
 
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let output = try #require(try JSONReport(result.stdout).outputs.first)
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory.file(output.output)))
+        let data = try await readData(atPath: directory.file(output.output))
         #expect(ImageFormat.sniff(data) == .image(format))
         #expect(ImageHeader.size(of: data).map { [$0.width, $0.height] } == [100, 75])
     }

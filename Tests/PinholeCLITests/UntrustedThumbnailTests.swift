@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// `pinhole thumbnail --untrusted`: files only under the allowed root, escapes refused with untrusted_source.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct UntrustedThumbnailTests {
     @Test func onlyFilesInsideTheAllowedRootAreRead() async throws {
         // Given root/a.jpg, root/escape.jpg → ../outside.jpg, and root/sub/b.jpg
@@ -25,8 +26,9 @@ struct UntrustedThumbnailTests {
         #expect(report.succeeded == 2)
         #expect(report.errors.map(\.input) == ["root/escape.jpg"])
         #expect(report.errors.first?.kind == "untrusted_source")
-        #expect(report.bytesIn == (try Data(contentsOf: URL(fileURLWithPath: directory.file("root/a.jpg")))).count
-                + (try Data(contentsOf: URL(fileURLWithPath: directory.file("root/sub/b.jpg")))).count)
+        let a = try await readData(atPath: directory.file("root/a.jpg"))
+        let b = try await readData(atPath: directory.file("root/sub/b.jpg"))
+        #expect(report.bytesIn == a.count + b.count)
         #expect(result.status == 1)
     }
 
@@ -65,7 +67,7 @@ struct UntrustedThumbnailTests {
 }
 
 /// `--untrusted` URL inputs: the loopback test server is exactly what must be refused.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct UntrustedURLThumbnailTests {
     @Test func loopbackURLsAreRefusedAndTheServerSeesNothing() async throws {
         // Given a healthy image on the loopback server, named in three spellings

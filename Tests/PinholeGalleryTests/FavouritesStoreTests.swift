@@ -1,9 +1,10 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct FavouritesStoreTests {
     @Test(arguments: [
         (["HOME": "/home/ada"], "/home/ada/.local/share/pinhole/favourites.json"),

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
 /// The feed screen model with an injected feed loader and a fake image loader: no terminal, no network.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 @MainActor
 struct FeedScreenModelTests {
     @Test func loadsOnceAndRedrawsOnceForTheWholeList() async {
@@ -173,7 +174,7 @@ struct FeedScreenModelTests {
         // When it loads and settles
         await model.load()
         #expect(await eventually { model.isSettled })
-        // Then every visible row shows half-block cells of the thumbnail's size
+        // Then every visible row shows a picture of the thumbnail's size
         guard case .list(let list) = model.screenState().content else {
             Issue.record("expected the list")
             return
@@ -187,7 +188,7 @@ struct FeedScreenModelTests {
         }
         #expect(model.imagesShown == 7)
         let lines = ScreenRenderer.render(model.screenState(), size: TerminalSize(columns: 120, rows: 40))
-        #expect(lines[1].contains("▀"))
+        #expect(lines[1].contains(";2;"), "truecolor cells")
     }
 
     @Test func failedThumbnailShowsAnErrorMarkAndRetryLoadsIt() async {
@@ -219,9 +220,10 @@ struct FeedScreenModelTests {
         let wideRequest = model.slot(forRow: 0)?.request
         // When the terminal becomes narrow and short
         model.resize(to: TerminalSize(columns: 40, rows: 20))
-        // Then fewer rows are bound and thumbnails are asked at the smaller size
+        // Then fewer rows are bound and thumbnails are asked at the pixel size of the smaller box (10×20-pixel
+        // cells: 14×4 cells = 140×80 pixels wide, 8×4 cells = 80×80 narrow)
         #expect(model.boundRowIndices == Array(0..<3))
-        #expect(model.slot(forRow: 0)?.request?.thumbnail?.maxPixelSize == 16)
-        #expect(wideRequest?.thumbnail?.maxPixelSize == 28)
+        #expect(model.slot(forRow: 0)?.request?.thumbnail?.maxPixelSize == 80)
+        #expect(wideRequest?.thumbnail?.maxPixelSize == 140)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// Runs the built `pinhole gallery` in a real terminal (tmux), against a feed served over loopback HTTP.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct GalleryEndToEndTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/cases/inputs")
@@ -39,7 +40,6 @@ struct GalleryEndToEndTests {
     func showsTheFeedInARealTerminalAndRestoresItOnQuit(quitKey: String, expectedStatus: String) async throws {
         // Given a feed over loopback HTTP and the built binary in a 120×40 tmux pane
         let server = try await Self.serveFeed()
-        defer { server.stop() }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -59,19 +59,21 @@ struct GalleryEndToEndTests {
             throw error
         }
         await tmux.killServer()
+        await server.shutDown()
     }
 
     private func checkGallery(in tmux: Tmux, scratch: URL, quitKey: String, expectedStatus: String) async throws {
 
         // When the feed and its thumbnails have loaded
         let pane = try await tmux.waitForPane(escapes: true) { pane in
-            pane.contains("Interlaced tiles") && pane.contains("✗") && pane.components(separatedBy: "▀").count > 100
+            pane.contains("Interlaced tiles") && pane.contains("✗") && pane.components(separatedBy: ";2;").count > 100
                 && pane.contains("shown 3")
         }
-        // Then titles, locale dates, truecolor half blocks, the error mark and the status line are on screen
+        // Then titles, locale dates, libchafa's symbols in 24-bit colour (tmux: no image protocol), the error mark
+        // and the status line are on screen
         #expect(pane.contains("Harbour at dawn") && pane.contains("Green field") && pane.contains("Broken picture"))
         #expect(pane.contains("Mar 4, 2026") && pane.contains("Mar 7, 2026"))
-        #expect(pane.contains("▀") && pane.contains("38;2;"), "half blocks in 24-bit colour")
+        #expect(pane.contains("38;2;") && pane.contains("symbols · frame"), "symbols in 24-bit colour")
         #expect(pane.contains("✗ not an image · r retries"))
         #expect(pane.contains("frame p50") && pane.contains("hitches") && pane.contains("threads"))
 
@@ -82,21 +84,25 @@ struct GalleryEndToEndTests {
 
         // When the terminal shrinks to 60×20 (SIGWINCH)
         try await tmux.run(["resize-window", "-t", "gallery", "-x", "60", "-y", "20"])
-        func thumbnailLines(_ pane: String) -> Int {
-            pane.split(separator: "\n").filter { line in
-                let cells = line.dropFirst(3)  // selection bar, favourite mark, space
-                return cells.hasPrefix(String(repeating: "▀", count: 12)) && !cells.dropFirst(12).hasPrefix("▀")
-            }.count
+        // (Titles start after the bar, the favourite mark, a space, the thumbnail and two spaces: column 17 at 60.)
+        func titleColumns(_ pane: String) -> [Int] {
+            pane.split(separator: "\n").compactMap { line in
+                ["Harbour at dawn", "Green field", "Interlaced tiles", "Broken picture"].lazy.compactMap {
+                    line.range(of: $0).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+                }.first
+            }
         }
-        let narrow = try await tmux.waitForPane { thumbnailLines($0) == 12 }
-        // Then the layout follows: three rows of 12×4-cell thumbnails, lines cut to 60 columns
+        let narrow = try await tmux.waitForPane { titleColumns($0) == [17, 17, 17] && $0.contains("shown 6") }
+        // Then the layout follows: three rows of 12×4-cell thumbnails drawn again at the new size, lines cut to 60
+        // columns
         let narrowLines = narrow.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(thumbnailLines(narrow) == 12, "\(narrow)")
+        #expect(titleColumns(narrow) == [17, 17, 17], "\(narrow)")
         #expect(narrowLines.first?.contains("1/4 · ★ 1") == true)
         #expect(narrowLines.allSatisfy { $0.count <= 60 })
         try await tmux.run(["send-keys", "-t", "gallery", quitKey])
 
-        // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate screen is
+        // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate
+        // screen is
         // gone, and the favourite and the stats were written
         let exitFile = scratch.appendingPathComponent("exit")
         let sttyPath = scratch.path + "/stty"
@@ -122,16 +128,20 @@ struct GalleryEndToEndTests {
             try? Data(contentsOf: scratch.appendingPathComponent("stats.json"))
         }
         let figures = try JSONSerialization.jsonObject(with: try #require(stats)) as? [String: Any]
-        for key in ["frameP50Ms", "frameP99Ms", "hitches", "hangs", "peakThreads", "imagesShown", "memoryHits"] {
+        for key in [
+            "frameP50Ms", "frameP99Ms", "hitches", "hangs", "peakThreads", "imagesShown", "memoryHits", "mode", "views",
+        ] {
             #expect(figures?[key] != nil, "stats lack \(key)")
         }
+        #expect(figures?["mode"] as? String == "symbols")
+        let listFigures = (figures?["views"] as? [String: Any])?["list"] as? [String: Any]
+        #expect((listFigures?["frames"] as? Int ?? 0) > 0 && listFigures?["frameP99Ms"] != nil)
         #expect(figures?["imagesShown"] as? Int == 6, "3 thumbnails at 120 columns, the same 3 again at 60")
     }
 
     @Test func scriptedRunWithoutATerminalWritesStats() async throws {
         // Given the binary run with a script, stdin not a terminal, against the loopback feed
         let server = try await Self.serveFeed()
-        defer { server.stop() }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -158,5 +168,6 @@ struct GalleryEndToEndTests {
         let figures = try JSONSerialization.jsonObject(with: try #require(stats)) as? [String: Any]
         #expect(figures?["feedItems"] as? Int == 4)
         #expect((figures?["frames"] as? Int ?? 0) > 0)
+        await server.shutDown()
     }
 }

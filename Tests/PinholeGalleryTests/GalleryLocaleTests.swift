@@ -1,8 +1,9 @@
 import Foundation
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct GalleryLocaleTests {
     static let date = Date(timeIntervalSince1970: 1_772_619_630)  // 2026-03-04T10:20:30Z
 

@@ -1,8 +1,9 @@
 import Foundation
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct JSONFeedTests {
     @Test func decodesItemsWithImagesAndDates() throws {
         // Given a JSON Feed 1.1 document

@@ -1,12 +1,15 @@
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct KeyInputTests {
     @Test(arguments: [
         ("\u{1B}[A", Key.up), ("\u{1B}[B", .down), ("\u{1B}OA", .up), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),
         ("\u{1B}[H", .home), ("\u{1B}[F", .end), ("\u{1B}[1~", .home), ("\u{1B}[4~", .end), ("\u{1B}OH", .home),
         ("k", .up), ("j", .down), ("f", .favourite), ("r", .retry), ("q", .quit), ("\u{03}", .quit),
+        ("\u{1B}[C", .right), ("\u{1B}[D", .left), ("l", .right), ("h", .left), ("\r", .open), ("\u{7F}", .back),
+        ("g", .toggleLayout), ("G", .end),
     ])
     func parsesKeysAndEscapeSequences(_ input: String, _ key: Key) {
         var parser = KeyParser()
@@ -29,12 +32,36 @@ struct KeyInputTests {
         #expect(parser.keys(from: Array("x\u{1B}[99~\u{1B}[Zkq".utf8)) == [.up, .quit])
     }
 
+    @Test func loneEscapeIsEscOnlyOnceNothingFollows() {
+        // Given an ESC byte alone in a read
+        var parser = KeyParser()
+        #expect(parser.keys(from: [0x1B]).isEmpty)
+        #expect(parser.hasPending)
+        // When no more input comes, the reader flushes: it is the Esc key
+        #expect(parser.flush() == [.back])
+        #expect(!parser.hasPending)
+        // And ESC followed by an arrow's bytes in the next read is the arrow
+        #expect(parser.keys(from: [0x1B]).isEmpty)
+        #expect(parser.keys(from: Array("[D".utf8)) == [.left])
+        // And ESC followed by another key is Esc, then that key
+        #expect(parser.keys(from: Array("\u{1B}j".utf8)) == [.back, .down])
+    }
+
+    @Test func lateTerminalRepliesAreNotTakenForKeys() {
+        // Given the replies of a terminal query that arrive after the query gave up
+        var parser = KeyParser()
+        let late = "\u{1B}_Gi=31;OK\u{1B}\\" + "\u{1B}[6;17;8t" + "\u{1B}[?63;1;2;4c" + "\u{1B}P1$r0m\u{1B}\\"
+        // Then they produce no key, and a key after them still does
+        #expect(parser.keys(from: Array((late + "j").utf8)) == [.down])
+    }
+
     @Test func parsesAScript() throws {
-        let script = try KeyScript.parse("wait:2000, down:40,up:40,ready,f,quit")
+        let script = try KeyScript.parse("wait:2000, down:40,up:40,ready,f,g,enter,right:2,esc,quit")
         #expect(
             script.steps == [
                 .wait(milliseconds: 2000), .key(.down, count: 40), .key(.up, count: 40),
-                .ready(timeoutMilliseconds: 30_000), .key(.favourite, count: 1), .key(.quit, count: 1),
+                .ready(timeoutMilliseconds: 30_000), .key(.favourite, count: 1), .key(.toggleLayout, count: 1),
+                .key(.open, count: 1), .key(.right, count: 2), .key(.back, count: 1), .key(.quit, count: 1),
             ])
     }
 

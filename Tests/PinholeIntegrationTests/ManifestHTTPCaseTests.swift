@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The failure-corpus entries that have an `http` block (Tests/Fixtures/cases/manifest.json), served by a real
 /// loopback server as the manifest says and loaded through the real pipeline.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ManifestHTTPCaseTests {
     @Test func c03OrientationSurvivesTheDiskCacheRoundTrip() async throws {
         // Given orient-8.jpg served once, with a disk cache
@@ -166,10 +167,10 @@ struct ManifestHTTPCaseTests {
         let slot = ImageSlot(pipeline: harness.pipeline)
         // When the target asks for /a, then /b
         slot.load(harness.request("/a.png", size: nil))
-        #expect(await eventually { harness.server.requestCount(for: "/a.png") == 1 })
+        try #require(await eventually { harness.server.requestCount(for: "/a.png") == 1 })
         slot.load(harness.request("/b.png", size: nil))
         // Then it shows /b (blue), and the request for /a was abandoned at the server
-        #expect(await eventually { await MainActor.run { slot.phase.response != nil } })
+        try #require(await eventually { await MainActor.run { slot.phase.response != nil } })
         let shown = try #require(slot.phase.response)
         #expect(shown.image.matches(x: 16, y: 16, (0, 0, 255), tolerance: 0))
         #expect(await eventually { harness.server.stats.requestsAborted == 1 })

@@ -1,19 +1,20 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// Bad networks through the real pipeline: each fault gives its typed error, leaves both caches empty, and a
 /// later request goes to the network again.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct NetworkFaultTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         var name: String
         var kind: String
         var route: @Sendable (Data) -> Route
         /// A lower bound on how long the failure takes, where the fault makes one certain: a stall or a silent
-        /// server cannot be detected before the stall timeout (1 s in ``Harness/fastLoader()``). No upper bound:
-        /// a loaded machine may take any time.
+        /// server cannot be detected before the stall timeout (1 s × the load factor in ``Harness/fastLoader()``,
+        /// so at least 1 s). No upper bound: a loaded machine may take any time.
         var takesAtLeast: Duration? = nil
 
         var testDescription: String { name }
@@ -86,7 +87,7 @@ struct NetworkFaultTests {
         // Given a port with no listener (a server started and stopped)
         let closed = try PinholeTestServer()
         let url = closed.url("/x.jpg")
-        closed.stop()
+        await closed.shutDown()
         let harness = try Harness()
         let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: ImageRequest(url: url)) }
         #expect(error?.code == .networkFailure)

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The disk cache of original bytes as the pipeline uses it: freshness, HTTP revalidation, failures.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct PipelineDiskCacheTests {
     @Test func staleEntryIsRevalidatedAnd304ServesTheCachedBytes() async throws {
         // Given an image with an ETag that must be revalidated on every use (no-cache)

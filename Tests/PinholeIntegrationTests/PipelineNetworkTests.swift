@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The pipeline's coordination against a real server: what reaches the network, what is aborted, in which order.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct PipelineNetworkTests {
     @Test func fortyConcurrentRequestsForFourURLsReachTheServerFourTimes() async throws {
         // Given four images behind a 100 ms server
@@ -28,18 +29,23 @@ struct PipelineNetworkTests {
     }
 
     @Test func allCallersCancelledAbortsTheRequestAtTheServer() async throws {
-        // Given a slow image with two waiting callers
-        let harness = try Harness()
-        harness.server.route("/slow.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .seconds(5)))
+        // Given an image that takes a minute, with two waiting callers (no loader timeout may end the download
+        // first, however long a loaded machine takes to cancel)
+        var loader = Harness.fastLoader()
+        loader.stallTimeout = .seconds(120)
+        loader.deadline = .seconds(300)
+        let harness = try Harness(loader: loader)
+        harness.server.route("/slow.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .seconds(60)))
         let request = harness.request("/slow.jpg")
         let first = Task { try await harness.pipeline.image(for: request) }
         let second = Task { try await harness.pipeline.image(for: request) }
-        #expect(await eventually { harness.server.stats.requestsStarted == 1 })
+        defer { first.cancel(); second.cancel() }
+        try #require(await eventually { harness.server.stats.requestsStarted == 1 })
         // When both are cancelled
         first.cancel()
         second.cancel()
-        await #expect(throws: CancellationError.self) { try await first.value }
-        await #expect(throws: CancellationError.self) { try await second.value }
+        await #expect(throws: CancellationError.self) { try await first.cancellableValue }
+        await #expect(throws: CancellationError.self) { try await second.cancellableValue }
         // Then the server sees the client go away and nothing completes
         #expect(await eventually { harness.server.stats.requestsAborted == 1 })
         #expect(harness.server.stats.requestsCompleted == 0)
@@ -53,34 +59,43 @@ struct PipelineNetworkTests {
         let request = harness.request("/kept.jpg", size: 200)
         let leaving = Task { try await harness.pipeline.image(for: request) }
         let staying = Task { try await harness.pipeline.image(for: request) }
-        #expect(await eventually { harness.server.stats.requestsStarted == 1 })
+        defer { leaving.cancel(); staying.cancel() }
+        try #require(await eventually { harness.server.stats.requestsStarted == 1 })
         leaving.cancel()
-        await #expect(throws: CancellationError.self) { try await leaving.value }
-        let response = try await staying.value
+        await #expect(throws: CancellationError.self) { try await leaving.cancellableValue }
+        let response = try await staying.cancellableValue
         #expect((response.image.width, response.image.height) == (200, 150))
         #expect(harness.server.stats.requestsAborted == 0)
     }
 
     @Test func withANetworkLimitOfOneRequestsReachTheServerInPriorityOrder() async throws {
         // Given a network limit of 1 held by a request that never gets an answer, and four queued requests
-        // (a 60 s stall timeout: the blocker must hold the slot however slow the machine is)
+        // (no stall timeout or deadline: the blocker must hold the slot however slow the machine is)
         var loader = Harness.fastLoader()
-        loader.stallTimeout = .seconds(60)
+        loader.stallTimeout = .seconds(600)
+        loader.deadline = .seconds(600)
         let harness = try Harness(networkLimit: 1, loader: loader)
         let image = try await Fixture.input("orient-1.jpg")
         harness.server.route("/blocker.jpg", Route(behavior: .neverRespond))
         for name in ["low", "normal", "high", "raised"] { harness.server.route("/\(name).jpg", .image(image)) }
         let blocker = harness.pipeline.imageTask(for: harness.request("/blocker.jpg"))
-        #expect(await eventually { harness.server.stats.requestsStarted == 1 })
+        defer { blocker.cancel() }
+        try #require(await eventually { harness.server.stats.requestsStarted == 1 })
         let tasks = [("low", ImageRequest.Priority.low), ("normal", .normal), ("high", .high), ("raised", .veryLow)].map {
             harness.pipeline.imageTask(for: harness.request("/\($0.0).jpg", priority: $0.1))
         }
-        #expect(await eventually { harness.pipeline.networkQueueCounts.waiting == 4 })
+        defer { for task in tasks { task.cancel() } }
+        try #require(await eventually { harness.pipeline.networkQueueCounts.waiting == 4 })
         // When the last one is raised above all
         tasks[3].priority = .veryHigh
         // When the blocker goes away and frees the slot
         blocker.cancel()
-        for task in tasks { _ = try await task.response }
+        // (`ImageTask.response` does not follow the waiter's cancellation: a time limit cancels the tasks here)
+        try await withTaskCancellationHandler {
+            for task in tasks { _ = try await task.response }
+        } onCancel: {
+            for task in tasks { task.cancel() }
+        }
         // Then the server saw them in priority order
         #expect(harness.server.requestLog.map(\.path) == ["/blocker.jpg", "/raised.jpg", "/high.jpg", "/normal.jpg", "/low.jpg"])
     }

@@ -1,12 +1,13 @@
 import Foundation
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ConditionalRequestTests {
     let session = TestSupport.makeSession()
 
@@ -14,7 +15,6 @@ struct ConditionalRequestTests {
     func answers304WhenIfNoneMatchMatches(ifNoneMatch: String) async throws {
         // Given a route with an entity tag
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/e", Route(headers: ["content-type": "image/jpeg"], body: Data(count: 500), etag: "v1"))
 
         // When the client revalidates with a matching If-None-Match
@@ -30,12 +30,12 @@ struct ConditionalRequestTests {
         #expect(try await TestSupport.eventually { server.stats.notModified == 1 })
         #expect(server.stats.requestsCompleted == 1)
         #expect(server.lastRequest(for: "/e")?.headers["if-none-match"] == ifNoneMatch)
+        await server.shutDown()
     }
 
     @Test func sendsFullBodyWithETagWhenTagDiffers() async throws {
         // Given a route with an entity tag
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/e", Route(body: Data(count: 500), etag: "v2"))
 
         // When the client holds an older tag
@@ -49,5 +49,6 @@ struct ConditionalRequestTests {
         #expect(http.value(forHTTPHeaderField: "ETag") == "\"v2\"")
         #expect(data.count == 500)
         #expect(server.stats.notModified == 0)
+        await server.shutDown()
     }
 }

@@ -1,19 +1,19 @@
 import Foundation
 import Glibc
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ConnectionTests {
     @Test func reusesOneConnectionForSequentialRequests() async throws {
         // Given a fresh session and a route
         let session = TestSupport.makeSession()
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/k", .html("keep"))
 
         // When three requests run one after another
@@ -25,12 +25,12 @@ struct ConnectionTests {
         // Then they shared one connection
         #expect(server.stats.connectionsAccepted == 1)
         #expect(server.stats.requestsStarted == 3)
+        await server.shutDown()
     }
 
     @Test func honoursConnectionCloseAndServesPipelinedRequests() async throws {
         // Given a route
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/p", .html("pp"))
 
         // When two requests are pipelined on one connection, the second asking to close
@@ -46,12 +46,12 @@ struct ConnectionTests {
         #expect(reply.hasSuffix("pp"))
         #expect(server.stats.connectionsAccepted == 1)
         #expect(try await TestSupport.eventually { server.stats.openConnections == 0 })
+        await server.shutDown()
     }
 
     @Test func closesHTTP10ConnectionsUnlessKeepAliveIsAsked() async throws {
         // Given a route
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/old", .html("ten"))
 
         // When an HTTP/1.0 client sends a request without keep-alive
@@ -61,6 +61,7 @@ struct ConnectionTests {
         #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(reply.contains("Connection: close"))
         #expect(reply.hasSuffix("ten"))
+        await server.shutDown()
     }
 
     @Test(arguments: [
@@ -77,7 +78,6 @@ struct ConnectionTests {
     func rejectsMalformedRequestAndCloses(request: String, status: Int) async throws {
         // Given a server
         let server = try PinholeTestServer()
-        defer { server.stop() }
 
         // When a malformed request head arrives
         let reply = await RawClient.exchange(port: server.port, request)
@@ -86,12 +86,12 @@ struct ConnectionTests {
         #expect(reply.hasPrefix("HTTP/1.1 \(status) "))
         #expect(reply.contains("Connection: close"))
         #expect(server.stats.requestsStarted == 0)
+        await server.shutDown()
     }
 
     @Test func rejectsHeadsOver16KiBWith431() async throws {
         // Given a server
         let server = try PinholeTestServer()
-        defer { server.stop() }
 
         // When a request head of 20 KiB arrives
         let huge = String(repeating: "a", count: 20 * 1024)
@@ -100,12 +100,12 @@ struct ConnectionTests {
         // Then it is refused with 431 and closed
         #expect(reply.hasPrefix("HTTP/1.1 431 "))
         #expect(server.stats.requestsStarted == 0)
+        await server.shutDown()
     }
 
     @Test func answersOtherMethodsWith405() async throws {
         // Given a route
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/m", .html("m"))
 
         // When it is requested with POST and a small body
@@ -115,13 +115,13 @@ struct ConnectionTests {
         // Then the method is refused and the allowed ones listed
         #expect(reply.hasPrefix("HTTP/1.1 405 "))
         #expect(reply.contains("Allow: GET, HEAD"))
+        await server.shutDown()
     }
 
     @Test func servesHundredConcurrentRequestsOf100Milliseconds() async throws {
         // Given a route that answers after 100 ms, and a session allowed 200 connections
         let session = TestSupport.makeSession(maxConnectionsPerHost: 200)
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/slow", .image(Data(count: 2000), latency: .milliseconds(100)))
 
         // When 100 requests run at once
@@ -140,12 +140,12 @@ struct ConnectionTests {
         #expect(sizes.allSatisfy { $0 == 2000 })
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 100 })
         #expect(server.requestCount(for: "/slow") == 100)
+        await server.shutDown()
     }
 
     @Test func holdsThreeHundredConcurrentConnections() async throws {
         // Given a route that never answers
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/hold", Route(behavior: .neverRespond))
 
         // When 300 clients each open a connection and send a request
@@ -165,5 +165,6 @@ struct ConnectionTests {
         #expect(try await TestSupport.eventually(timeout: .seconds(20)) { server.stats.requestsAborted == 300 })
         #expect(try await TestSupport.eventually { server.stats.openConnections == 0 })
         #expect(server.stats.requestsCompleted == 0)
+        await server.shutDown()
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct FaultInjectionTests {
     let session = TestSupport.makeSession()
     let body = Data((0..<100_000).map { UInt8($0 % 253) })
@@ -19,16 +20,16 @@ struct FaultInjectionTests {
         let session = session
         let url = server.url(path)
         let task = Task { try await session.data(for: URLRequest(url: url)).0 }
-        #expect(try await TestSupport.eventually { server.requestCount(for: path) == 1 })
+        defer { task.cancel() }
+        try #require(try await TestSupport.eventually { server.requestCount(for: path) == 1 })
         try await Task.sleep(for: delay)
         task.cancel()
-        return await task.result
+        return await Result { try await task.cancellableValue }
     }
 
     @Test func truncatedBodyFailsOrArrivesShort() async throws {
         // Given a route whose body is cut after 1000 bytes
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/t", Route(body: body, behavior: .truncate(afterBytes: 1000)))
 
         // When it is requested
@@ -43,12 +44,12 @@ struct FaultInjectionTests {
         #expect(server.stats.requestsCompleted == 0)
         #expect(server.stats.requestsAborted == 0)
         #expect(server.stats.requestsStarted == 1)
+        await server.shutDown()
     }
 
     @Test func resetConnectionFailsTheRequest() async throws {
         // Given a route that resets after 1000 body bytes
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/r", Route(body: body, behavior: .reset(afterBytes: 1000)))
 
         // When it is requested
@@ -57,12 +58,12 @@ struct FaultInjectionTests {
         // Then the client gets an error
         #expect(throws: (any Error).self) { try result.get() }
         #expect(server.stats.requestsCompleted == 0)
+        await server.shutDown()
     }
 
     @Test func stalledResponseIsAbortedWhenClientCancels() async throws {
         // Given a route that stalls after 1000 body bytes
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/s", Route(body: body, behavior: .stall(afterBytes: 1000)))
 
         // When the client gives up after 300 ms
@@ -72,12 +73,12 @@ struct FaultInjectionTests {
         #expect(throws: (any Error).self) { try result.get() }
         #expect(try await TestSupport.eventually { server.stats.requestsAborted == 1 })
         #expect(server.stats.requestsCompleted == 0)
+        await server.shutDown()
     }
 
     @Test func clientCancelDuringLatencyAbortsAndSendsNothing() async throws {
         // Given a route that answers after 60 s (long enough that a cancel on a loaded machine still comes first)
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/slow", .image(body, latency: .seconds(60)))
 
         // When the client cancels 50 ms into the wait
@@ -88,12 +89,12 @@ struct FaultInjectionTests {
         #expect(try await TestSupport.eventually { server.stats.requestsAborted == 1 })
         #expect(server.stats.requestsCompleted == 0)
         #expect(server.stats.bytesSent == 0)
+        await server.shutDown()
     }
 
     @Test func neverRespondingRouteIsAbortedWhenClientCancels() async throws {
         // Given a route that never answers
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/n", Route(behavior: .neverRespond))
 
         // When the client gives up
@@ -103,12 +104,12 @@ struct FaultInjectionTests {
         #expect(throws: (any Error).self) { try result.get() }
         #expect(try await TestSupport.eventually { server.stats.requestsAborted == 1 })
         #expect(server.stats.bytesSent == 0)
+        await server.shutDown()
     }
 
     @Test func trickleDeliversTheFullBody() async throws {
         // Given a 10,000-byte body sent 1000 bytes every 10 ms
         let server = try PinholeTestServer()
-        defer { server.stop() }
         let small = body.prefix(10_000)
         server.route("/tr", Route(body: small, behavior: .trickle(bytes: 1000, every: .milliseconds(10))))
 
@@ -119,12 +120,12 @@ struct FaultInjectionTests {
         #expect(TestSupport.status(response) == 200)
         #expect(data == small)
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
+        await server.shutDown()
     }
 
     @Test func trickleIsAbortedWhenClientLeaves() async throws {
         // Given a body trickled 10 bytes every 50 ms (minutes in total)
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/tl", Route(body: body, behavior: .trickle(bytes: 10, every: .milliseconds(50))))
 
         // When the client gives up after 200 ms
@@ -134,6 +135,7 @@ struct FaultInjectionTests {
         #expect(throws: (any Error).self) { try result.get() }
         #expect(try await TestSupport.eventually { server.stats.requestsAborted == 1 })
         #expect(server.stats.requestsCompleted == 0)
+        await server.shutDown()
     }
 }
 

@@ -1,28 +1,27 @@
 import Foundation
 import Glibc
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct LifecycleTests {
-    @Test func bindsLoopbackOnSystemChosenPort() throws {
+    @Test func bindsLoopbackOnSystemChosenPort() async throws {
         // Given two servers
         let first = try PinholeTestServer()
         let second = try PinholeTestServer()
-        defer {
-            first.stop()
-            second.stop()
-        }
 
         // Then each has its own port and URLs built on 127.0.0.1
         #expect(first.port > 0 && second.port > 0 && first.port != second.port)
         #expect(first.baseURL.absoluteString == "http://127.0.0.1:\(first.port)")
         #expect(first.url("/a.jpg?x=1").absoluteString == "http://127.0.0.1:\(first.port)/a.jpg?x=1")
         #expect(first.url("b").path == "/b")
+        await first.shutDown()
+        await second.shutDown()
     }
 
     /// Counting all of /proc/self/fd is exact only when nothing else runs; other suites (and other test
@@ -47,7 +46,7 @@ struct LifecycleTests {
         #expect(TestSupport.openFileTargets().filter(ownedTargets.contains).count == 4)
 
         // When it stops (and the client leaves)
-        server.stop()
+        await server.shutDown()
         close(client)
 
         // Then no /proc/self/fd entry points at its sockets any more, and the port can be bound again
@@ -66,17 +65,16 @@ struct LifecycleTests {
         server.route("/wait", .html("late", status: 200))
         server.route("/wait", Route(body: Data("late".utf8), latency: .seconds(30)))
         let port = server.port
-        let reply = Task {
-            await RawClient.exchange(port: port, "GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
-        }
-        #expect(try await TestSupport.eventually { server.requestCount(for: "/wait") == 1 })
+        async let reply = RawClient.exchange(port: port, "GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
+        try #require(try await TestSupport.eventually { server.requestCount(for: "/wait") == 1 })
 
-        // When it stops, twice
-        server.stop()
+        // When it stops, twice (the second call returns at once), the blocking form too
+        await server.shutDown()
+        await server.shutDown()
         server.stop()
 
         // Then the client saw the connection close without a response, and nothing counts as completed
-        #expect(await reply.value == "")
+        #expect(await reply == "")
         #expect(server.stats.openConnections == 0)
         #expect(server.stats.requestsCompleted == 0)
         #expect(server.stats.requestsAborted == 0)
@@ -88,17 +86,20 @@ struct LifecycleTests {
         server.route("/slow", Route(body: Data(count: 100), latency: .seconds(10)))
         server.route("/never", Route(behavior: .neverRespond))
         let session = TestSupport.makeSession(maxConnectionsPerHost: 50)
-        let tasks = (0..<40).map { index in
-            Task { try? await session.data(from: server.url(index.isMultiple(of: 2) ? "/slow" : "/never")) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let url = server.url(index.isMultiple(of: 2) ? "/slow" : "/never")
+                group.addTask { _ = try? await session.data(from: url) }
+            }
+            try #require(try await TestSupport.eventually(timeout: .seconds(30)) { server.stats.requestsStarted == 40 })
+
+            // When the server stops
+            await server.shutDown()
+
+            // Then every connection is gone and every client call returns
+            #expect(server.stats.openConnections == 0)
+            try await group.waitForAll()
         }
-        #expect(try await TestSupport.eventually(timeout: .seconds(30)) { server.stats.requestsStarted == 40 })
-
-        // When the server stops
-        server.stop()
-
-        // Then every connection is gone and every client call returned
-        #expect(server.stats.openConnections == 0)
-        for task in tasks { _ = await task.value }
     }
 }
 

@@ -1,19 +1,19 @@
 import Foundation
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct RoutingTests {
     let session = TestSupport.makeSession()
 
     @Test func servesRouteWithItsStatusHeadersAndBody() async throws {
         // Given a route with a custom status, headers and body
         let server = try PinholeTestServer()
-        defer { server.stop() }
         let body = Data((0..<5000).map { UInt8($0 % 251) })
         server.route(
             "/a.jpg",
@@ -34,12 +34,12 @@ struct RoutingTests {
         #expect(server.requestCount(for: "/a.jpg") == 1)
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
         #expect(server.stats.bytesSent > 5000)
+        await server.shutDown()
     }
 
     @Test func servesLargeBodyIntactAndCountsItsBytes() async throws {
         // Given a 3 MB image route
         let server = try PinholeTestServer()
-        defer { server.stop() }
         let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
         server.route("/big.jpg", .image(body))
 
@@ -50,12 +50,12 @@ struct RoutingTests {
         #expect(data == body)
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
         #expect(server.stats.bytesSent > body.count && server.stats.bytesSent < body.count + 1000)
+        await server.shutDown()
     }
 
     @Test func answersUnknownPathWith404() async throws {
         // Given a server without routes
         let server = try PinholeTestServer()
-        defer { server.stop() }
 
         // When an unknown path is requested
         let (_, response) = try await session.data(from: server.url("/missing"))
@@ -64,12 +64,12 @@ struct RoutingTests {
         #expect(TestSupport.status(response) == 404)
         #expect(server.requestCount(for: "/missing") == 1)
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
+        await server.shutDown()
     }
 
     @Test func fallsBackToHandlerWithPathAndQuery() async throws {
         // Given a handler that serves /img/N and sees the query
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.setHandler { request in
             guard request.path.hasPrefix("/img/") else { return nil }
             return .html("\(request.path.dropFirst(5))|\(request.query ?? "-")")
@@ -88,12 +88,12 @@ struct RoutingTests {
         #expect(last.query == "v=3")
         #expect(last.method == "GET")
         #expect(last.headers["host"] == "127.0.0.1:\(server.port)")
+        await server.shutDown()
     }
 
     @Test func prefersRouteWithFullQueryOverPathRoute() async throws {
         // Given a route for a path and one for the path with a specific query
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/p", .html("path"))
         server.route("/p?x=1", .html("query"))
 
@@ -106,12 +106,12 @@ struct RoutingTests {
         #expect(String(decoding: other, as: UTF8.self) == "path")
         #expect(server.requestCount(for: "/p") == 2)
         #expect(server.requestCount(for: "/p?x=1") == 2)
+        await server.shutDown()
     }
 
     @Test func replacesAndRemovesRoutesWhileServing() async throws {
         // Given a route that is replaced, then removed
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/r", .html("one"))
         let (first, _) = try await session.data(from: server.url("/r"))
         server.route("/r", .html("two"))
@@ -125,12 +125,12 @@ struct RoutingTests {
         #expect(String(decoding: first, as: UTF8.self) == "one")
         #expect(String(decoding: second, as: UTF8.self) == "two")
         #expect(TestSupport.status(response) == 404)
+        await server.shutDown()
     }
 
     @Test func answersHeadWithLengthButNoBody() async throws {
         // Given an image route
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/h.png", .image(Data(count: 1234), contentType: "image/png"))
 
         // When it is requested with HEAD
@@ -145,12 +145,12 @@ struct RoutingTests {
         #expect(http.value(forHTTPHeaderField: "Content-Length") == "1234")
         #expect(data.isEmpty)
         #expect(server.lastRequest(for: "/h.png")?.method == "HEAD")
+        await server.shutDown()
     }
 
     @Test func followsRedirectRoute() async throws {
         // Given a redirect to another route
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/old", .redirect(to: "/new"))
         server.route("/new", .html("moved here"))
 
@@ -163,12 +163,12 @@ struct RoutingTests {
         #expect(String(decoding: data, as: UTF8.self) == "moved here")
         #expect(server.requestCount(for: "/old") == 1)
         #expect(server.requestCount(for: "/new") == 1)
+        await server.shutDown()
     }
 
     @Test func resetStatsZeroesCountersAndForgetsRequests() async throws {
         // Given a server that served a request
         let server = try PinholeTestServer()
-        defer { server.stop() }
         server.route("/s", .html("s"))
         _ = try await session.data(from: server.url("/s"))
         #expect(try await TestSupport.eventually { server.stats.requestsCompleted == 1 })
@@ -181,5 +181,6 @@ struct RoutingTests {
         #expect(stats == Stats(openConnections: stats.openConnections))
         #expect(server.requestCount(for: "/s") == 0)
         #expect(server.lastRequest(for: "/s") == nil)
+        await server.shutDown()
     }
 }

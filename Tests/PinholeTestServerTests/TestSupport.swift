@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PinholeTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -17,27 +18,19 @@ enum TestSupport {
         return URLSession(configuration: configuration)
     }
 
-    /// Polls `condition` every 10 ms until it holds or `timeout` (30 s by default, an upper bound for loaded CI
-    /// machines and sanitizer builds, not a speed requirement) passes; returns its last value.
+    /// Polls `condition` every 10 ms until it holds or `timeout` × the load factor (30 s by default, an upper
+    /// bound for loaded CI machines and sanitizer builds, not a speed requirement) passes; returns its last value
+    /// (`PinholeTestSupport.eventually`).
     static func eventually(
         timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool
     ) async throws -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
+        await PinholeTestSupport.eventually(timeout: timeout, every: .milliseconds(10)) { condition() }
     }
 
-    /// Runs blocking `body` on a new thread of its own, so tests never block the cooperative pool.
+    /// Runs blocking `body` on a new thread of its own, so tests never block the cooperative pool
+    /// (`PinholeTestSupport.onOwnThread`).
     static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
+        await PinholeTestSupport.onOwnThread(body)
     }
 
     /// The status code of an HTTP response, or -1.

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Grey inputs: 8-bit, 16-bit, with alpha, with a mismatched ICC profile (LIBVIPS-NOTES items 4 and 5).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ColourTests {
     let decoder = VipsDecoder()
 

@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Content modes on real images, on both decode paths (TurboJPEG fast path and libvips): exact sizes, the crop
 /// where it should be (seen in the pixels), the upscaling rule, EXIF orientation before the box.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct ContentModeTests {
     static let pool = WorkerThreadPool(threadCount: 2, name: "content-mode-tests")
     static let fast = VipsDecoder(pool: pool, jpegFastPath: true)
@@ -134,7 +135,7 @@ struct ContentModeTests {
 
 /// The TurboJPEG fast path honours every content mode with the libvips path's result: same size, same crop window
 /// (a window off by even a few pixels drops the PSNR far below the bar), same look.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(scaledMinutes: 5))
 struct ContentModeFastPathTests {
     /// Every corpus JPEG the fast path takes; empty without a corpus.
     static let eligiblePhotos: [String] = JPEGFastPathTests.corpusPhotos.filter { name in

@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Real photographs (built by `make corpus`), thumbnailed at 360 px and compared with a recorded reference:
 /// size plus a 4×4 grid of mean colours. Re-record with `PINHOLE_RECORD=1` (the test then fails to say so).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct CorpusTests {
     static let photos = [
         "friends-6mp-exif-rot6.jpg", "kde-colorfulcups-4mp-cmyk.jpg", "kde-eveningglow-4mp.webp",

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Bad input gets a clear, typed error, decided as early as possible (sniff, then header, then pixels).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DecodingErrorTests {
     let decoder = VipsDecoder()
     let thumbnail = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 256))

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// JPEG, PNG and WebP encoding, checked by decoding the output again with the real libvips.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct EncoderTests {
     let encoder = VipsEncoder()
     let decoder = VipsDecoder()

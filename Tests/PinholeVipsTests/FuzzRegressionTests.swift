@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Every input the fuzzer (scripts/fuzz.sh) ever flagged, kept in Tests/Fixtures/fuzz: each decodes or fails
 /// with a typed ``PinholeError``, through both the async decoder and the synchronous fuzzing entry point.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct FuzzRegressionTests {
     static let directory = Fixtures.root.appendingPathComponent("fuzz")
 

@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Synchronization
 import Testing
 
 /// The built-in processors (libvips) on real decoded images: sizes, alpha where it must be, colours kept.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ImageProcessorsTests {
     static let decoder = VipsDecoder(pool: ContentModeTests.pool)
 

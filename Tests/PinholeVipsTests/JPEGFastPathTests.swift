@@ -1,11 +1,12 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// The TurboJPEG fast path against the libvips path: it is taken exactly for plain JPEGs, and gives the same size
 /// and the same look (PSNR ≥ 35 dB) on every corpus photo and every fixture it takes.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct JPEGFastPathTests {
     /// A pool of its own: this suite's ~250 decodes must not queue ahead of other suites' on the shared
     /// `.cpu` pool (under ThreadSanitizer they take minutes and would trip those suites' time limits).

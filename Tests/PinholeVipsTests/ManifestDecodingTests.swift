@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 ///
 /// Entries served over HTTP are checked here for what a decoder alone decides (size, pixels, errors); the
 /// network behaviour (status codes, redirects, timeouts) belongs to the pipeline tests.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ManifestDecodingTests {
     static let entries = Fixtures.manifest.filter { $0.expected.errorKind != "http_status" }
 

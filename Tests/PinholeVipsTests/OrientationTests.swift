@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// EXIF orientation: all eight values come out upright, and the thumbnail box applies to the displayed size.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct OrientationTests {
     let decoder = VipsDecoder()
 

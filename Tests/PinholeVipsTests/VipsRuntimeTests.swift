@@ -1,11 +1,11 @@
 import Foundation
-import Glibc
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// Process-wide behaviour: silence on stderr, captured warnings, concurrency, cancellation.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct VipsRuntimeTests {
     let decoder = VipsDecoder()
 
@@ -29,40 +29,40 @@ struct VipsRuntimeTests {
         ]
     }
 
+    /// The decodes run in a child process (`pinhole debug decode-warnings`) whose standard error nothing else
+    /// writes to, so every byte on it is the codecs' (redirecting this process's fd 2 instead would swallow the
+    /// progress and failure lines of every test running in parallel).
     @Test func writesNothingToStderrAndCapturesWarnings() async throws {
-        // Given stderr (fd 2) redirected into a temporary file, and inputs that make the codecs complain
+        // Given inputs that make the codecs complain, in files
         let inputs = try await Self.troublesomeInputs()
-        _ = Vips.drainWarnings()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-stderr-\(getpid()).txt").path
-        let capture = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(capture >= 0)
-        fflush(nil)
-        let saved = dup(2)
-        dup2(capture, 2)
-
-        // When they are decoded (full size and as thumbnails)
-        for data in inputs {
-            _ = try? await decoder.decode(data, options: DecodingOptions())
-            _ = try? await decoder.decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 64)))
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pinhole-stderr-\(UUID().uuidString)")
+        let paths = inputs.indices.map { directory.appendingPathComponent("input-\($0)").path }
+        try await onOwnThread {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (data, path) in zip(inputs, paths) { try data.write(to: URL(fileURLWithPath: path)) }
         }
-        fflush(nil)
-        dup2(saved, 2)
-        close(saved)
-        close(capture)
-        let written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: path)
+        defer { try? FileManager.default.removeItem(at: directory) }
 
-        // Then libvips, GLib and the codecs wrote nothing to stderr, and the warnings were captured. Other tests
-        // running at the same time print their own lines here (progress, indented issue details, sanitizer
-        // reports), so only lines that start the way GLib, libvips, libjpeg and libpng messages start count.
-        let codecLines = written.split(separator: "\n").filter { line in
-            ["(process:", "(pinhole", "VIPS", "vips", "GLib", "libpng", "Corrupt JPEG", "Premature end of JPEG",
-             "JPEG", "jpeg", "Warning", "WARNING", "** "].contains { line.hasPrefix($0) }
+        // When a child process decodes them (full size and as thumbnails)
+        let result = try await SpawnedProcess.run([PinholeExecutable.path, "debug", "decode-warnings"] + paths)
+
+        // Then libvips, GLib and the codecs wrote nothing at all to its stderr, and the warnings were captured
+        #expect(result.status == 0, "exit status \(result.status); stderr: \(result.stderr)")
+        #expect(result.stderr.isEmpty, "stderr got: \(result.stderr)")
+        struct Report: Decodable {
+            var files: Int
+            var decoded: Int
+            var failed: Int
+            var warnings: [String]
+            var leftAfterDrain: Int
         }
-        #expect(codecLines.isEmpty, "stderr got: \(codecLines)")
-        let warnings = Vips.drainWarnings()
-        #expect(!warnings.isEmpty, "libvips should have warned about the corrupt JPEG")
-        #expect(Vips.drainWarnings().isEmpty, "draining empties the buffer")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        #expect(report.files == inputs.count)
+        #expect(report.decoded + report.failed == 2 * inputs.count)
+        #expect(report.failed > 0, "the truncated and corrupt inputs should fail")
+        #expect(!report.warnings.isEmpty, "libvips should have warned about the corrupt JPEG")
+        #expect(report.leftAfterDrain == 0, "draining empties the buffer")
     }
 
     @Test func decodesSixteenDifferentFilesConcurrentlyAsWellAsOneByOne() async throws {
@@ -103,9 +103,10 @@ struct VipsRuntimeTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await decoder.decode(data, options: DecodingOptions(thumbnail: .init(maxPixelSize: 256)))
         }
+        defer { task.cancel() }
 
         // Then it leaves with CancellationError, not a PinholeError
-        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        await #expect(throws: CancellationError.self) { _ = try await task.cancellableValue }
     }
 
     @Test func composesAContactSheet() async throws {

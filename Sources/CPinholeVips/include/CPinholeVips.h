@@ -31,6 +31,10 @@ const char *CPinholeVips_version(void);
 /// warning was taken, 0 when the ring buffer is empty.
 int CPinholeVips_take_warning(char *buf, size_t len);
 
+/// Adds `message` to the warning ring buffer under the domain "Pinhole" (decisions worth a diagnostic, such as an
+/// ignored colour profile).
+void CPinholeVips_note(const char *message);
+
 /// The number of warnings dropped because the ring buffer was full, since the last call (then reset).
 int CPinholeVips_take_dropped_warning_count(void);
 
@@ -48,7 +52,9 @@ typedef struct {
     int pages;           // frames in the file
     int hasAlpha;
     int hasICC;
-    char loader[64];     // libvips loader nickname, e.g. "jpegload_buffer"
+    char loader[64];     // libvips loader class name, e.g. "VipsForeignLoadJpegBuffer"
+    int iccFit;          // CPinholeVips_profile_none, _fits, _broken or _mismatch (CPinholeVipsPolicy.h)
+    char iccSpace[5];    // the embedded profile's colour space signature ("GRAY", "RGB ", "CMYK"), or ""
 } CPinholeVips_Header;
 
 /// Reads the header of an encoded image held in memory (no pixel is decoded).
@@ -120,5 +126,9 @@ void CPinholeVips_free(void *pointer);
 
 // Content modes and built-in image processors (crop, resize, rounded corners, blur, greyscale).
 #include "CPinholeVipsProcessing.h"
+// Stopping a decode, untrusted input and colour profiles, evidence of truncation: one header each.
+#include "CPinholeVipsInterrupt.h"
+#include "CPinholeVipsPolicy.h"
+#include "CPinholeVipsEvidence.h"
 
 #endif

@@ -63,6 +63,11 @@ public final class ImageSlot {
     /// The latest progressive preview of the current request (``ImageRequest/Options/progressivePreviews``), shown
     /// while ``phase`` is `.loading`; `nil` otherwise. Never cached.
     public internal(set) var preview: ImageResponse?
+    /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
+    /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
+    /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
+    /// purpose to show that the scroll reproduction's wrong-row measure can see it.
+    @ObservationIgnored package var checksGeneration = true
 
     @ObservationIgnored private var task: Task<Void, Never>?
     @ObservationIgnored var imageTask: ImageTask?
@@ -85,7 +90,7 @@ public final class ImageSlot {
             imageTask?.priority = request.priority
             return
         }
-        stop()
+        stop(cancellingTheRunningLoad: checksGeneration)
         self.request = request
         progress = nil
         preview = nil
@@ -119,10 +124,12 @@ public final class ImageSlot {
     }
 
     /// Cancels the running load, if any, and makes any result still on its way stale.
-    private func stop() {
-        imageTask?.cancel()
+    private func stop(cancellingTheRunningLoad cancels: Bool = true) {
+        if cancels {
+            imageTask?.cancel()
+            task?.cancel()
+        }
         imageTask = nil
-        task?.cancel()
         task = nil
         generation &+= 1
     }
@@ -134,7 +141,7 @@ public final class ImageSlot {
     }
 
     private func apply(_ result: Result<ImageResponse, any Error>, generation: UInt64) {
-        guard generation == self.generation else {
+        guard generation == self.generation || !checksGeneration else {
             staleResultsDropped += 1
             return
         }

@@ -15,7 +15,8 @@ public import Foundation
 ///
 /// - Throws: ``PinholeError`` (``PinholeError/Code/emptyData``, ``PinholeError/Code/notAnImage``,
 ///   ``PinholeError/Code/unsupportedFormat``, ``PinholeError/Code/truncated``,
-///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/decodingFailed``), or `CancellationError`.
+///   ``PinholeError/Code/tooManyPixels``, ``PinholeError/Code/decodingFailed``,
+///   ``PinholeError/Code/decodingTimedOut``), or `CancellationError`.
 public protocol ImageDecoding: Sendable {
     /// Decodes `data` into a thumbnail as `options` say. Safe to call from any isolation.
     func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage
@@ -38,17 +39,25 @@ public struct DecodingOptions: Sendable, Hashable {
     /// left out) instead of failing with ``PinholeError/Code/truncated``; `false` by default. Only for previews:
     /// such a result must never be cached as the image.
     public var allowsTruncatedData: Bool
+    /// `nil` (the default) trusts the bytes: any format the decoder reads. Otherwise the bytes come from an
+    /// untrusted source (``SourcePolicy/untrusted(allowedFileRoot:)``) and may be decoded only as one of these
+    /// formats (``ImageFormat/untrustedDefault`` unless the caller asks for more, such as ``ImageFormat/svg``):
+    /// anything else fails with ``PinholeError/Code/unsupportedFormat``, and the decoder confines itself (only the
+    /// codec of the sniffed format runs; codecs its library marks unsafe for untrusted input are switched off).
+    public var untrustedFormats: Set<ImageFormat>?
 
     public init(
         thumbnail: ThumbnailOptions? = nil,
         maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount,
         maxFrameCount: Int = 1000,
-        allowsTruncatedData: Bool = false
+        allowsTruncatedData: Bool = false,
+        untrustedFormats: Set<ImageFormat>? = nil
     ) {
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
         self.allowsTruncatedData = allowsTruncatedData
+        self.untrustedFormats = untrustedFormats
     }
 }
 

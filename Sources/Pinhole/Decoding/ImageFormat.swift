@@ -24,6 +24,11 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let svg = ImageFormat(name: "svg")
 
     public var description: String { name }
+
+    /// The formats an untrusted source may be decoded as unless the caller asks for more
+    /// (``DecodingOptions/untrustedFormats``): JPEG, PNG, GIF, WebP, HEIF, AVIF and TIFF. SVG (a whole XML and
+    /// CSS engine) and BMP (read through ImageMagick by libvips) are left out.
+    public static let untrustedDefault: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .heif, .avif, .tiff]
 }
 
 /// What the first bytes of some data look like: an image format, or a description of what was found.

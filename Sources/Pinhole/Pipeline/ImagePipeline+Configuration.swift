@@ -51,6 +51,9 @@ extension ImagePipeline {
         /// redirect), other schemes and files outside the root, and clamps ``maxPixelCount``, ``maxFrameCount`` and
         /// the default loaders' byte limits (see ``SourcePolicy``).
         public var sourcePolicy: SourcePolicy = .trusted
+        /// The formats an untrusted source's bytes may be decoded as (``DecodingOptions/untrustedFormats``);
+        /// ``ImageFormat/untrustedDefault`` by default (add ``ImageFormat/svg`` to allow SVG). Unused when trusted.
+        public var untrustedFormats: Set<ImageFormat> = ImageFormat.untrustedDefault
         /// Resolves host names for the untrusted-source checks; ``SystemHostResolver`` by default.
         public var hostResolver: any HostResolving = SystemHostResolver()
         /// Receives one-line diagnostics (for example "disk cache unavailable"); `nil` by default.

@@ -55,7 +55,8 @@ extension ImagePipeline {
         let options = DecodingOptions(
             thumbnail: request.thumbnail,
             maxPixelCount: configuration.maxPixelCount,
-            maxFrameCount: configuration.maxFrameCount
+            maxFrameCount: configuration.maxFrameCount,
+            untrustedFormats: configuration.sourcePolicy.isUntrusted ? configuration.untrustedFormats : nil
         )
         let decoded = try await processingQueue.run(token: token, priority: { context.priority }) {
             try Task.checkCancellation()

@@ -5,9 +5,10 @@ extension ImagePipeline {
     ///
     /// Untrusted: pixel and frame limits are clamped to the ``SourcePolicy`` maxima, and the default loaders
     /// (a ``SchemeRoutingDataLoader`` over an ``HTTPDataLoader`` and a ``FileDataLoader``) are rebuilt with their
-    /// byte limits clamped and the guard as the HTTP redirect policy (after any policy already set), so every
-    /// redirect target is checked. A custom loader is used as given: the pipeline still checks the first URL
-    /// and the size of what it returns, but redirects inside such a loader are its own business.
+    /// byte limits clamped and the guard as the HTTP connection policy (after any policy already set), so every
+    /// address connected to — first hop and each redirect — is checked when its socket is opened. A custom loader
+    /// is used as given: the pipeline still checks the first URL and the size of what it returns, but what such
+    /// a loader connects to is its own business.
     static func applyingSourcePolicy(to configuration: Configuration) -> (Configuration, UntrustedSourceGuard?) {
         guard case .untrusted(let root) = configuration.sourcePolicy else { return (configuration, nil) }
         let sourceGuard = UntrustedSourceGuard(allowedFileRoot: root, resolver: configuration.hostResolver)
@@ -18,10 +19,10 @@ extension ImagePipeline {
             var http = routing.http
             if let loader = routing.http as? HTTPDataLoader {
                 var settings = loader.configuration
-                let previous = settings.redirectPolicy
-                settings.redirectPolicy = { url in
-                    try previous?(url)
-                    try sourceGuard.check(url)
+                let previous = settings.connectionPolicy
+                settings.connectionPolicy = { address, url in
+                    try previous?(address, url)
+                    try sourceGuard.checkConnection(to: address, for: url)
                 }
                 settings.maxResponseBytes = min(settings.maxResponseBytes, SourcePolicy.untrustedMaxBytes)
                 http = HTTPDataLoader(configuration: settings)

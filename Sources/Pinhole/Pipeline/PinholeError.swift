@@ -12,6 +12,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case notAnImage = "not_an_image"
             case unsupportedFormat = "unsupported_format"
             case decodingFailed = "decoding_failed"
+            case decodingTimedOut = "decoding_timed_out"
             case truncated
             case tooManyPixels = "too_many_pixels"
             case tooManyFrames = "too_many_frames"
@@ -41,6 +42,9 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let unsupportedFormat = Code(value: .unsupportedFormat)
         /// The decoder failed; ``PinholeError/message`` carries the decoder's own words.
         public static let decodingFailed = Code(value: .decodingFailed)
+        /// The decode ran past the decoder's deadline and was stopped (a hostile or pathological input);
+        /// ``PinholeError/message`` says how long it was allowed.
+        public static let decodingTimedOut = Code(value: .decodingTimedOut)
         /// The data ends before the image does (a cut-short download or file). Never cached.
         public static let truncated = Code(value: .truncated)
         /// The header declares more pixels than the limit (a decompression-bomb guard, checked before decoding).

@@ -1,7 +1,7 @@
 /// Turns a host name into the addresses a connection to it may use (the ``UntrustedSourceGuard``'s view of DNS).
 ///
 /// `resolve` blocks (DNS may take seconds): callers run it off Swift's cooperative pool, on a
-/// ``WorkerThreadPool`` or on URLSession's delegate queue. Implementations must be thread-safe.
+/// ``WorkerThreadPool``. Implementations must be thread-safe.
 public protocol HostResolving: Sendable {
     /// Every address `host` resolves to (IPv4 and IPv6), in any order.
     ///

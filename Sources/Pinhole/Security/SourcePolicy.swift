@@ -7,13 +7,19 @@ public import Foundation
 /// - accepts only `http` and `https` URLs, and `file` URLs only under `allowedFileRoot` (after resolving
 ///   symlinks; any `..` component is refused outright);
 /// - refuses hosts that are, or resolve to, non-public addresses (see ``IPAddress/nonPublicReason``), in any
-///   spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`), for the first URL and
-///   for every redirect target (through ``HTTPDataLoader/Configuration/redirectPolicy``);
+///   spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`), before the request starts;
+/// - with its default HTTP loader, checks the address of every connection when its socket is opened — the first
+///   URL's and every redirect target's (through ``HTTPDataLoader/Configuration/connectionPolicy``) — so a name
+///   that resolves to a public address for the first check and to a private one for the connection (DNS
+///   rebinding) is refused before a SYN is sent;
 /// - keeps its limits on: pixels per frame at most ``untrustedMaxPixelCount``, frames at most
-///   ``untrustedMaxFrameCount``, bytes per source at most ``untrustedMaxBytes`` (smaller configured limits stay).
+///   ``untrustedMaxFrameCount``, bytes per source at most ``untrustedMaxBytes`` (smaller configured limits stay);
+/// - has the decoder confine itself (``DecodingOptions/untrustedFormats``): the bytes are decoded only as one of
+///   ``ImagePipeline/Configuration/untrustedFormats`` (``ImageFormat/untrustedDefault``: JPEG, PNG, GIF, WebP,
+///   HEIF, AVIF, TIFF), each by its own codec; anything else fails with ``PinholeError/Code/unsupportedFormat``.
 ///
-/// Every refusal is a ``PinholeError`` with ``PinholeError/Code/untrustedSource``, raised before any byte is sent.
-/// See ``UntrustedSourceGuard`` for what DNS rebinding can and cannot do against these checks.
+/// Every refusal is a ``PinholeError`` with ``PinholeError/Code/untrustedSource``, raised before any byte is sent
+/// to the refused address. See ``UntrustedSourceGuard`` for the two checks.
 public enum SourcePolicy: Sendable, Hashable {
     /// Any URL the loaders support; limits as configured. The default.
     case trusted

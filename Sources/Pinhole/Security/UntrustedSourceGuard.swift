@@ -2,15 +2,19 @@ public import Foundation
 
 /// Decides whether a URL from an untrusted source may be fetched (see ``SourcePolicy``).
 ///
-/// ``check(_:)`` blocks while it resolves a host name: call it off Swift's cooperative pool (the pipeline runs
-/// it on ``WorkerThreadPool/io``; as an ``HTTPDataLoader`` redirect policy it runs on the loader's I/O pool for
-/// the first URL and on URLSession's delegate queue for redirects).
+/// Two checks, at two moments:
+/// - ``check(_:)``, before a request starts: the scheme, the file root, and the host — an address literal in any
+///   spelling, or a name whose addresses (from ``resolver``) are refused when *any* of them is non-public. It
+///   blocks while it resolves: call it off Swift's cooperative pool (the pipeline runs it on
+///   ``WorkerThreadPool/io``).
+/// - ``checkConnection(to:for:)``, as ``HTTPDataLoader``'s connection policy: every address the loader is about
+///   to open a socket to, for the first URL and every redirect, on the loader's thread. A refused address never
+///   gets a SYN.
 ///
-/// DNS rebinding: a host is refused when *any* of its addresses is non-public, and it is checked again at every
-/// redirect. libcurl resolves the name once more when it connects, so a malicious DNS server that answers with
-/// a public address to this check and a private one a moment later (TTL 0) is not stopped here: URLSession
-/// offers no way to pin the checked address. Deployments that take URLs from strangers should also block
-/// private ranges at the network layer (egress firewall or proxy).
+/// DNS rebinding: libcurl resolves the name again when it connects, so a DNS server that answers a public
+/// address to the first check and a private one to the connection (TTL 0) passes ``check(_:)`` — and is stopped
+/// by ``checkConnection(to:for:)``, which judges the address actually connected to. Under this check the loader
+/// connects directly (environment proxies are not used).
 ///
 /// Files: the path may not contain `..`; it and the root are resolved (symlinks followed) and the file must lie
 /// inside the resolved root. A symlink swapped between this check and the read is not caught.
@@ -37,6 +41,19 @@ public struct UntrustedSourceGuard: Sendable {
             try checkFile(url)
         default:
             throw refusal(url, "only http and https URLs (and files under an allowed root) are accepted")
+        }
+    }
+
+    /// Refuses a connection to `address` unless it is public (see ``IPAddress/nonPublicReason``): the
+    /// ``HTTPDataLoader/Configuration/connectionPolicy`` of untrusted pipelines. Never blocks.
+    ///
+    /// - Parameters:
+    ///   - address: the address a socket is about to be opened to (IPv4, or IPv6 including IPv4-mapped forms).
+    ///   - url: the URL being fetched through it (for the message).
+    /// - Throws: ``PinholeError`` with ``PinholeError/Code/untrustedSource``.
+    public func checkConnection(to address: IPAddress, for url: URL) throws {
+        if let reason = address.nonPublicReason {
+            throw refusal(url, "the connection would go to \(address), \(reason)")
         }
     }
 

@@ -1,25 +1,47 @@
 import Foundation
 import Pinhole
 
-/// Samples a figure every 5 ms on a dispatch timer (independent of Swift's cooperative pool) and keeps its peak.
+/// Samples a figure every 5 ms on a dispatch timer (independent of Swift's cooperative pool) and keeps its peak,
+/// and the CPU time its own sampling took (so a CPU measure can leave it out).
 final class PeakSampler: Sendable {
-    private let state = Locked(0)
+    private struct State {
+        var peak = 0
+        var cpuSeconds = 0.0
+    }
+
+    private let state = Locked(State())
     private let timer: RepeatingTimer
 
     init(_ sample: @escaping @Sendable () -> Int) {
         let state = self.state
         timer = RepeatingTimer(interval: .milliseconds(5), queue: DispatchQueue(label: "pinhole.bench.sampler")) {
+            let start = Self.threadCPUSeconds()
             let value = sample()
-            state.withLock { $0 = max($0, value) }
+            let spent = Self.threadCPUSeconds() - start
+            state.withLock {
+                $0.peak = max($0.peak, value)
+                $0.cpuSeconds += spent
+            }
         }
-        state.withLock { $0 = sample() }
+        let first = sample()
+        state.withLock { $0.peak = first }
     }
 
     func start() { timer.start() }
     func stop() { timer.cancel() }
 
     /// The largest sample so far.
-    var peak: Int { state.withLock { $0 } }
+    var peak: Int { state.withLock { $0.peak } }
+
+    /// CPU time spent sampling so far, seconds.
+    var cpuSeconds: Double { state.withLock { $0.cpuSeconds } }
+
+    /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), seconds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
 }
 
 /// Counts loads; answers after `delay` (so that concurrent callers overlap) like ``InstantDataLoader``.

@@ -41,7 +41,9 @@ public struct PipelineBenchmark: Sendable {
         log("1,000 identical concurrent requests…")
         (result.identicalRequests, result.identicalLoads, result.identicalSeconds) = try await measureIdentical()
         log("threads while \(configuration.waitingRequests) requests wait on a \(configuration.serverLatency) server…")
-        (result.baselineThreads, result.peakThreads, result.waitingSeconds) = try await measureWaitingThreads()
+        (result.baselineThreads, result.peakThreads, result.waitingSeconds, result.waitingCPUSeconds) =
+            try await measureWaitingThreads()
+        result.waitingRequests = configuration.waitingRequests
         result.cores = ProcessInfo.processInfo.activeProcessorCount
         return result
     }
@@ -126,7 +128,9 @@ public struct PipelineBenchmark: Sendable {
         return (1000, counter.loads, Self.seconds(ContinuousClock.now - start))
     }
 
-    private func measureWaitingThreads() async throws -> (Int, Int, Double) {
+    /// Threads before and at the peak, wall seconds, and the client's CPU seconds (the process's less the
+    /// in-process server's threads' and the thread sampler's).
+    private func measureWaitingThreads() async throws -> (Int, Int, Double, Double) {
         let server = try PinholeTestServer()
         defer { server.stop() }
         let jpeg = try await VipsEncoder().encode(
@@ -142,6 +146,7 @@ public struct PipelineBenchmark: Sendable {
         let peak = PeakSampler { ProcessStats.threadCount(excludingPrefixes: serverThreads) }
         peak.start()
         let start = ContinuousClock.now
+        let (cpu, serverCPU) = (ProcessStats.cpuSeconds(), ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<configuration.waitingRequests {
                 let request = ImageRequest(url: server.url("/w/\(index).jpg"), maxPixelSize: 8)
@@ -151,7 +156,9 @@ public struct PipelineBenchmark: Sendable {
         }
         let seconds = Self.seconds(ContinuousClock.now - start)
         peak.stop()
-        return (baseline, peak.peak, seconds)
+        let clientCPU = (ProcessStats.cpuSeconds() - cpu)
+            - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU) - peak.cpuSeconds
+        return (baseline, peak.peak, seconds, clientCPU)
     }
 
     static func nanoseconds(per count: Int, _ body: () -> Void) -> Double {

@@ -22,6 +22,10 @@ public struct PipelineBenchmarkResult: Sendable, Codable {
     public var baselineThreads = 0
     public var peakThreads = 0
     public var waitingSeconds = 0.0
+    /// The client's CPU time during the waiting run (the in-process server's threads not counted), seconds.
+    public var waitingCPUSeconds = 0.0
+    /// Requests of the waiting run.
+    public var waitingRequests = 0
     public var cores = 0
 
     /// The pipeline's own cost per request: pipeline minus direct, microseconds (medians).
@@ -41,6 +45,7 @@ public struct PipelineBenchmarkResult: Sendable, Codable {
             5,000 requests at once, per request     \(f(concurrentRequestMicroseconds.median, 2)) µs   target ≤ 20 µs (amortised)
             \(identicalRequests) identical concurrent requests     \(identicalLoads) load(s) of 200 ms in \(f(identicalSeconds * 1000)) ms   target 1 load
             threads, 1,000 requests on a 250 ms server  baseline \(baselineThreads), peak \(peakThreads) (+\(peakThreads - baselineThreads)) in \(f(waitingSeconds)) s   target ≤ +\(2 * cores)
+              wall \(f(waitingSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs and client CPU \(f(waitingCPUSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs per request
             """
     }
 }

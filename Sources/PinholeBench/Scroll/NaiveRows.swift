@@ -34,6 +34,8 @@ final class NaiveRows: ScrollRowStrategy {
     /// ANTI-PATTERN (deliberate): unbounded, full-size, never evicted.
     private var cache: [URL: NaiveImage] = [:]
     private var cellImages: [NaiveImage?]
+    /// Cells given an image that has not been drawn there yet: the ledger judges it when it is first drawn.
+    private var undrawn: Set<Int> = []
     private(set) var outstandingDownloads = 0
     private(set) var decodeFailures = 0
 
@@ -47,7 +49,7 @@ final class NaiveRows: ScrollRowStrategy {
         ledger.bind(cell, to: url)
         if let image = cache[url] {
             cellImages[cell] = image
-            ledger.applied(cell, imageURL: url)
+            undrawn.insert(cell)
             return
         }
         outstandingDownloads += 1
@@ -73,20 +75,29 @@ final class NaiveRows: ScrollRowStrategy {
     }
 
     func draw(cell: Int) {
-        guard let image = cellImages[cell], image.decoded == nil else { return }
-        do {
-            // ANTI-PATTERN (deliberate): a full-size decode, synchronously, on the main actor, at first draw.
-            image.decoded = try decoder.decodeSynchronously(image.data, options: DecodingOptions()).image
-        } catch {
-            decodeFailures += 1
-            cellImages[cell] = nil
+        guard let image = cellImages[cell] else { return }
+        if image.decoded == nil {
+            do {
+                // ANTI-PATTERN (deliberate): a full-size decode, synchronously, on the main actor, at first draw.
+                image.decoded = try decoder.decodeSynchronously(image.data, options: DecodingOptions()).image
+            } catch {
+                decodeFailures += 1
+                cellImages[cell] = nil
+                undrawn.remove(cell)
+                return
+            }
+        }
+        // The image is on screen now: the ledger reads which row it belongs to from its pixels.
+        if undrawn.remove(cell) != nil, let decoded = image.decoded {
+            ledger.shown(cell, code: ScrollImageCode.read(decoded))
         }
     }
 
     var isSettled: Bool { outstandingDownloads == 0 }
 
     func showsOwnImage(cell: Int, url: URL) -> Bool {
-        cellImages[cell]?.url == url && cellImages[cell]?.decoded != nil
+        guard let decoded = cellImages[cell]?.decoded else { return false }
+        return ScrollLedger.isImage(decoded, of: url)
     }
 
     /// Bytes held by the cache's decoded images.
@@ -99,6 +110,6 @@ final class NaiveRows: ScrollRowStrategy {
         cache[url] = image
         // ANTI-PATTERN (deliberate): set on the cell that asked, whatever it shows now.
         cellImages[cell] = image
-        ledger.applied(cell, imageURL: url)
+        undrawn.insert(cell)
     }
 }

@@ -35,6 +35,7 @@ extension ScrollBenchmark {
             requestsCancelled: stats.requestsAborted, distinctURLs: ledger.distinctURLs.count,
             duplicateDownloads: downloads.duplicates, downloadsRestartedAfterCancel: downloads.restartsAfterCancel,
             imagesShown: ledger.imagesShown, wrongRowImages: ledger.wrongRowImages,
+            unreadableImages: ledger.unreadableImages,
             bindToImageP50Ms: FrameStatistics.percentile(50, of: ledger.bindToImageMilliseconds),
             bindToImageMaxMs: ledger.bindToImageMilliseconds.max() ?? 0, settleSeconds: settle,
             timedOut: figures.timedOut, leftEarly: left.count, leftEarlyCancelled: cancelled,

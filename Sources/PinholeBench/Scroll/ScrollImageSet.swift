@@ -1,15 +1,16 @@
-public import Foundation
-import Pinhole
+import Foundation
+public import Pinhole
 import PinholeVips
 
-/// The images the scroll reproduction's server hands out: square JPEGs made from the real-photo corpus.
+/// The pictures behind the scroll reproduction's images: squares made from the real-photo corpus.
 ///
-/// Each photo is thumbnailed so that its *short* side is ``side`` pixels (shrink-on-load), centre-cropped to
-/// ``side`` × ``side`` and encoded as JPEG quality 80, all on ``WorkerThreadPool/cpu`` (never on the main actor).
-/// Without a corpus, flat-colour squares with a gradient are made instead (``origin`` says which).
+/// Each photo is thumbnailed so that its *short* side is ``side`` pixels (shrink-on-load) and centre-cropped to
+/// ``side`` × ``side``, all on ``WorkerThreadPool/cpu`` (never on the main actor). Without a corpus, flat-colour
+/// squares with a gradient are made instead (``origin`` says which). The server serves row `k` as square
+/// `k % count` with the row's ``ScrollImageCode`` painted in (``CodedImages``).
 public struct ScrollImageSet: Sendable {
-    /// The JPEG files, in order; row `k` is served image `k % count`.
-    public let jpegs: [Data]
+    /// The squares (8-bit RGB), in order.
+    public let squares: [PixelImage]
     /// Where the pixels came from, for the report.
     public let origin: String
     /// The side of every image in pixels.
@@ -21,17 +22,12 @@ public struct ScrollImageSet: Sendable {
     public static func make(count: Int = 24, side: Int = 600, corpus: String?) async throws -> ScrollImageSet {
         let files = try await WorkerThreadPool.io.run { photoFiles(in: corpus) }
         let decoder = VipsDecoder(pool: .cpu)
-        let encoder = VipsEncoder(pool: .cpu)
         guard !files.isEmpty else {
-            var jpegs: [Data] = []
-            for index in 0..<max(1, count) {
-                let image = synthetic(index: index, side: side)
-                jpegs.append(try await encoder.encode(image, options: EncodingOptions(format: .jpeg)))
-            }
-            return ScrollImageSet(jpegs: jpegs, origin: "synthetic (no corpus found)", side: side)
+            let squares = (0..<max(1, count)).map { synthetic(index: $0, side: side) }
+            return ScrollImageSet(squares: squares, origin: "synthetic (no corpus found)", side: side)
         }
         let chosen = (0..<max(1, count)).map { files[$0 % files.count] }
-        let jpegs = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+        let squares = try await withThrowingTaskGroup(of: (Int, PixelImage).self) { group in
             for (index, file) in chosen.enumerated() {
                 group.addTask {
                     let data = try await WorkerThreadPool.io.run { () throws -> Data in
@@ -46,16 +42,15 @@ public struct ScrollImageSet: Sendable {
                     let box = (longSide * side + shortSide - 1) / shortSide
                     let decoded = try await decoder.decode(
                         data, options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: box)))
-                    let square = centreCrop(decoded.image, side: side)
-                    return (index, try await encoder.encode(square, options: EncodingOptions(format: .jpeg)))
+                    return (index, centreCrop(decoded.image, side: side))
                 }
             }
-            var results = [Data](repeating: Data(), count: chosen.count)
-            for try await (index, data) in group { results[index] = data }
-            return results
+            var results: [PixelImage?] = Array(repeating: nil, count: chosen.count)
+            for try await (index, square) in group { results[index] = square }
+            return results.compactMap { $0 }
         }
         let directory = corpus ?? ""
-        return ScrollImageSet(jpegs: jpegs, origin: "\(Set(chosen).count) photos of \(directory)", side: side)
+        return ScrollImageSet(squares: squares, origin: "\(Set(chosen).count) photos of \(directory)", side: side)
     }
 
     /// JPEG photos of `corpus`, sorted by name; empty when the directory is missing.
@@ -65,20 +60,21 @@ public struct ScrollImageSet: Sendable {
             .sorted().map { corpus + "/" + $0 }
     }
 
-    /// The centre `side` × `side` pixels of `image` (smaller when the image is).
+    /// The centre `side` × `side` pixels of `image` (smaller when the image is), as 8-bit RGB.
     static func centreCrop(_ image: PixelImage, side: Int) -> PixelImage {
         let width = min(side, image.width)
         let height = min(side, image.height)
         let x0 = (image.width - width) / 2
         let y0 = (image.height - height) / 2
-        let bytesPerPixel = image.pixelFormat.bytesPerPixel
         var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * bytesPerPixel)
+        pixels.reserveCapacity(width * height * 3)
         for y in y0..<(y0 + height) {
-            let start = y * image.bytesPerRow + x0 * bytesPerPixel
-            pixels.append(contentsOf: image.pixels[start..<(start + width * bytesPerPixel)])
+            for x in x0..<(x0 + width) {
+                let pixel = image.pixel(x: x, y: y)
+                pixels.append(contentsOf: [pixel.r, pixel.g, pixel.b])
+            }
         }
-        return PixelImage(width: width, height: height, pixelFormat: image.pixelFormat, pixels: pixels)
+        return PixelImage(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
     }
 
     /// A distinct colour square with a horizontal gradient, for machines without the corpus.

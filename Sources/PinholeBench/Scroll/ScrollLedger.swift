@@ -1,16 +1,20 @@
 import Foundation
+import Pinhole
 
 /// The book-keeping of one scroll run, on the main actor: which URL each cell is bound to, which images were
 /// applied to which cell, and which bindings ended before their image arrived.
 ///
 /// - A *binding* is a cell showing one row's URL, from appear (or a refresh's rebind) to disappear (or the next
 ///   rebind). A binding that ends before an image was applied for its URL *left early*.
-/// - An image applied to a cell whose current URL is not the image's URL (or whose pixels are not that row's)
-///   is a *wrong-row image*.
+/// - Every image shown is judged by its pixels alone: the ``ScrollImageCode`` read from them must be the code of
+///   the URL the cell shows now (row and refresh generation). Otherwise it is a *wrong-row image*: an image of
+///   another row, of the same row's previous refresh, or one whose code cannot be read (*unreadable*, counted
+///   too). What the strategy believes the image's URL to be is never asked.
 @MainActor
 final class ScrollLedger {
     private struct Binding {
         var url: URL
+        var code: ScrollImageCode?
         var since: Double
         var shown = false
     }
@@ -20,6 +24,8 @@ final class ScrollLedger {
     private var bindings: [Binding?]
     private(set) var imagesShown = 0
     private(set) var wrongRowImages = 0
+    /// Images shown whose code could not be read (counted among the wrong-row images too).
+    private(set) var unreadableImages = 0
     private(set) var lastArrivalSeconds: Double?
     private(set) var distinctURLs: Set<URL> = []
     private(set) var shownURLs: Set<URL> = []
@@ -35,7 +41,7 @@ final class ScrollLedger {
     /// `cell` now shows `url` (the previous binding, if any, ends).
     func bind(_ cell: Int, to url: URL) {
         unbind(cell)
-        bindings[cell] = Binding(url: url, since: now())
+        bindings[cell] = Binding(url: url, code: ScrollImageCode(url: url), since: now())
         distinctURLs.insert(url)
     }
 
@@ -48,21 +54,28 @@ final class ScrollLedger {
     /// The URL `cell` is bound to now.
     func url(of cell: Int) -> URL? { bindings[cell]?.url }
 
-    /// An image for `url` was applied to `cell`; `pixelsMatch` says whether its pixels are those of the row
-    /// the cell shows. Returns whether it was the right image.
+    /// An image was shown in `cell`; `code` is what its pixels say (``ScrollImageCode/read(_:)``; `nil` when
+    /// unreadable). Returns whether it was the image of the URL the cell shows now.
     @discardableResult
-    func applied(_ cell: Int, imageURL url: URL, pixelsMatch: Bool = true) -> Bool {
+    func shown(_ cell: Int, code: ScrollImageCode?) -> Bool {
         imagesShown += 1
         let arrival = now()
         lastArrivalSeconds = arrival
-        guard let binding = bindings[cell], binding.url == url, pixelsMatch else {
+        if code == nil { unreadableImages += 1 }
+        guard let binding = bindings[cell], let code, binding.code == code else {
             wrongRowImages += 1
             return false
         }
         if !binding.shown { bindToImageMilliseconds.append((arrival - binding.since) * 1000) }
         bindings[cell]?.shown = true
-        shownURLs.insert(url)
+        shownURLs.insert(binding.url)
         return true
+    }
+
+    /// Whether `image`'s code is that of `url` (for the rows on screen at the end of a run).
+    static func isImage(_ image: PixelImage, of url: URL) -> Bool {
+        guard let code = ScrollImageCode(url: url) else { return false }
+        return ScrollImageCode.read(image) == code
     }
 
     /// URLs whose every binding ended before their image arrived (never shown in their row).

@@ -4,7 +4,7 @@ extension ScrollResult {
     /// A before/after table like the seeds': one column per result (naive first), one line per figure, and the
     /// Pinhole target with whether the Pinhole column meets it.
     public static func table(_ results: [ScrollResult]) -> String {
-        let rank = ["idle": 0, "naive": 1, "pinhole": 2]
+        let rank = ["idle": 0, "naive": 1, "unguarded": 2, "pinhole": 3]
         let ordered = results.sorted { rank[$0.strategy, default: 3] < rank[$1.strategy, default: 3] }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let pinhole = ordered.first { $0.strategy == "pinhole" }
@@ -32,6 +32,7 @@ extension ScrollResult {
                 let share = 100 * Double(result.wrongRowImages) / Double(max(1, result.imagesShown))
                 return "\(result.wrongRowImages)" + (result.imagesShown > 0 ? String(format: " (%.0f%%)", share) : "")
             }, "0", { $0.wrongRowImages == 0 }),
+            ("  of which unreadable codes", { "\($0.unreadableImages)" }, "", nil),
             ("bind → image p50 / max", {
                 String(format: "%.0f / %.0f ms", $0.bindToImageP50Ms, $0.bindToImageMaxMs)
             }, "", nil),
@@ -46,7 +47,10 @@ extension ScrollResult {
             }, "", nil),
             ("load average at the end", { String(format: "%.1f", $0.loadAverage) }, "", nil),
         ]
-        let names = ["idle": "idle loop (reference)", "naive": "naive (before)", "pinhole": "pinhole (after)"]
+        let names = [
+            "idle": "idle loop (reference)", "naive": "naive (before)", "pinhole": "pinhole (after)",
+            "unguarded": "unguarded (no generation check)",
+        ]
         let headers = [""] + ordered.map { names[$0.strategy] ?? $0.strategy }
             + (pinhole == nil ? [] : ["pinhole target"])
         var rows: [[String]] = [headers]

@@ -3,7 +3,8 @@
 /// Units: threads are counts of the process's threads without the in-process test server's (`pinhole-srv-*`);
 /// bytes are bytes; `…Ms` are milliseconds; `…Seconds` seconds. Server counts come from the server's stats.
 public struct ScrollResult: Sendable, Codable, Hashable {
-    /// `idle` (the frame loop alone: the machine's own noise), `naive` or `pinhole`.
+    /// `idle` (the frame loop alone: the machine's own noise), `naive`, `pinhole` or `unguarded` (Pinhole with
+    /// ImageSlot's generation check off).
     public var strategy: String
     /// Rows in the list, rows visible, server latency (ms), refresh on or off.
     public var rows: Int
@@ -41,9 +42,11 @@ public struct ScrollResult: Sendable, Codable, Hashable {
     /// downloads started again after the URL's previous download was cancelled (its row came back).
     public var duplicateDownloads: Int
     public var downloadsRestartedAfterCancel: Int
-    /// Images applied to cells, and those applied to a cell that showed another URL (or other pixels).
+    /// Images shown in cells, and those whose pixels' code (``ScrollImageCode``: row and refresh generation) was not
+    /// the code of the URL the cell showed; of those, the ones whose code could not be read at all.
     public var imagesShown: Int
     public var wrongRowImages: Int
+    public var unreadableImages: Int
     /// Time from a row binding a URL to its image being shown, median and maximum, in milliseconds (images shown
     /// in their own row; the server's latency is the floor).
     public var bindToImageP50Ms: Double

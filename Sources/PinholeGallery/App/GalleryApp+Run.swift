@@ -31,17 +31,18 @@ extension GalleryApp {
         let inputIsTerminal = isatty(STDIN_FILENO) == 1
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
         let size = TerminalSession.size() ?? fallbackSize(options.environment)
+        let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil
+        TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
+        let renderer = await renderer(options, size: size, asksTerminal: inputIsTerminal && outputIsTerminal)
         let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(decoder: VipsDecoder()))
         let model = FeedScreenModel(
             feedURL: feedURL, loader: FeedLoaders.live(), pipeline: pipeline,
             favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),
-            locale: GalleryLocale.fromEnvironment(options.environment), size: size)
+            locale: GalleryLocale.fromEnvironment(options.environment), size: size, layoutMode: options.layout,
+            renderer: renderer)
         let app = GalleryApp(
             model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
             decodeNice: options.decodeNice)
-
-        let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil
-        TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
         Task {
             await model.loadFavourites()
             await model.load()
@@ -68,6 +69,19 @@ extension GalleryApp {
         }
         if let demo { _ = try? await WorkerThreadPool.io.run { demo.stop() } }
         return status
+    }
+
+    /// The renderer for this terminal: the mode from `--graphics` or detected (environment, then the terminal's
+    /// replies when `asksTerminal`), libchafa's colour depth for the terminal, and the cell size it reports
+    /// (else ``CellPixelSize/assumed``).
+    private static func renderer(_ options: Options, size: TerminalSize, asksTerminal: Bool) async -> ChafaRenderer {
+        let replies = asksTerminal ? await TerminalProbe.query() : nil
+        let mode = options.graphics ?? GraphicsDetection.mode(environment: options.environment, replies: replies)
+        let cell = GraphicsDetection.cellPixelSize(
+            replies: replies, windowPixels: asksTerminal ? TerminalSession.windowPixels() : nil, size: size)
+        return ChafaRenderer(
+            mode: mode, colorDepth: GraphicsDetection.capabilities(environment: options.environment).colorDepth,
+            cellPixelSize: cell ?? .assumed, environment: options.environment)
     }
 
     /// `COLUMNS` × `LINES` from the environment, else 120 × 40.

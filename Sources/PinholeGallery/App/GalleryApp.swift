@@ -24,17 +24,24 @@ public final class GalleryApp {
         /// default. On the shared 2-core bench machine 10 and 19 made no measurable difference to frame times
         /// and showed fewer thumbnails (decodes lost the CPU to other processes), so it is opt-in.
         public var decodeNice: Int
-        /// The environment (locale, XDG directories, corpus, `COLUMNS`/`LINES` when not on a terminal).
+        /// The graphics mode; `nil` (default) detects the best one (``GraphicsDetection/mode(environment:replies:)``).
+        public var graphics: GraphicsMode?
+        /// The layout at start; the list by default (`g` switches).
+        public var layout: LayoutMode
+        /// The environment (locale, XDG directories, corpus, terminal, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
 
         public init(
             feed: String? = nil, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,
+            graphics: GraphicsMode? = nil, layout: LayoutMode = .list,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
             self.feed = feed
             self.script = script
             self.statsJSON = statsJSON
             self.decodeNice = decodeNice
+            self.graphics = graphics
+            self.layout = layout
             self.environment = environment
         }
     }
@@ -47,8 +54,10 @@ public final class GalleryApp {
     private var player: KeyScriptPlayer?
     private var size: TerminalSize
     private let tracksTerminalSize: Bool
-    private var differ = FrameDiffer()
+    private var differ: FrameDiffer
     private(set) var stats = FrameStats()
+    /// Frame times by what was on screen at the tick (``FeedScreenModel/viewName``).
+    private(set) var viewStats: [String: FrameStats] = [:]
     private var framesDrawn = 0
     private var framesDeferred = 0
     private var drawPending = false
@@ -69,6 +78,7 @@ public final class GalleryApp {
         self.player = script.map(KeyScriptPlayer.init)
         self.size = size
         self.tracksTerminalSize = tracksTerminalSize
+        self.differ = FrameDiffer(mode: model.renderer.mode)
         self.nextDue = clock.now + Self.frameInterval
     }
 
@@ -132,10 +142,13 @@ public final class GalleryApp {
     }
 
     private func terminalResized() {
-        guard tracksTerminalSize, let newSize = TerminalSession.size(), newSize != size else { return }
+        guard tracksTerminalSize, let newSize = TerminalSession.size() else { return }
+        let cell = GraphicsDetection.cellPixelSize(
+            replies: nil, windowPixels: TerminalSession.windowPixels(), size: newSize)
+        guard newSize != size || (cell != nil && cell != model.layout.cellPixelSize) else { return }
         size = newSize
         differ.invalidate()
-        model.resize(to: newSize)
+        model.resize(to: newSize, cellPixelSize: cell)
         model.invalidate()
     }
 
@@ -172,8 +185,10 @@ public final class GalleryApp {
         }
         if mustDraw { draw() }
         let end = clock.now
-        stats.record(
-            milliseconds: max(0, Self.milliseconds(end - due)), workMilliseconds: Self.milliseconds(end - start))
+        let frame = max(0, Self.milliseconds(end - due))
+        let work = Self.milliseconds(end - start)
+        stats.record(milliseconds: frame, workMilliseconds: work)
+        viewStats[model.viewName, default: FrameStats()].record(milliseconds: frame, workMilliseconds: work)
     }
 
     /// User + system CPU time of the process so far, in seconds.
@@ -198,7 +213,7 @@ public final class GalleryApp {
         }
         drawPending = false
         let state = model.screenState(status: status, spinnerFrame: spinnerFrame)
-        let output = differ.diff(ScreenRenderer.render(state, size: size))
+        let output = differ.diff(ScreenRenderer.frame(state, layout: model.layout))
         model.didDisplay()
         guard !output.isEmpty else { return }
         writer.write(output)
@@ -211,7 +226,8 @@ public final class GalleryApp {
         let network = model.pipeline.networkQueueCounts
         let sample = sampler.sample
         func ms(_ value: Double) -> String { String(format: "%.1fms", value) }
-        return "frame p50 \(ms(stats.recentPercentile(0.5))) p99 \(ms(stats.recentPercentile(0.99)))"
+        return "\(model.renderer.mode) · frame p50 \(ms(stats.recentPercentile(0.5)))"
+            + " p99 \(ms(stats.recentPercentile(0.99)))"
             + " · hitches \(stats.hitches) · hangs \(stats.hangs) · threads \(sample.threads)"
             + " · in flight \(network.running)+\(network.waiting) · mem hits \(metrics.memoryHits)"
             + " · shown \(model.imagesShown)"
@@ -233,6 +249,9 @@ public final class GalleryApp {
             requests: metrics.requests,
             downloadsStarted: metrics.downloadsStarted, downloadsCompleted: metrics.downloadsCompleted,
             downloadsCancelled: metrics.downloadsCancelled, decodes: metrics.decodes, feedItems: model.rows.count,
-            cpuSeconds: Self.cpuSeconds(), seconds: seconds, exitStatus: exitStatus)
+            cpuSeconds: Self.cpuSeconds(), seconds: seconds, exitStatus: exitStatus,
+            mode: model.renderer.mode.rawValue, cellPixelWidth: model.layout.cellPixelSize.width,
+            cellPixelHeight: model.layout.cellPixelSize.height, fullViewsShown: model.fullViewsShown,
+            views: viewStats.mapValues(GalleryStats.ViewFigures.init))
     }
 }

@@ -50,6 +50,36 @@ public struct GalleryStats: Sendable, Codable, Equatable {
     public var seconds: Double
     /// The exit status.
     public var exitStatus: Int32
+    /// The graphics mode pictures were drawn in: `kitty`, `iterm`, `sixel`, `symbols` or `halfblocks`.
+    public var mode: String
+    /// The terminal's cell size in pixels (as reported, or 10 × 20 when it did not say).
+    public var cellPixelWidth: Int
+    public var cellPixelHeight: Int
+    /// Photos shown in the full view.
+    public var fullViewsShown: Int
+    /// Frame figures by what was on screen at each frame: `list`, `grid`, `fullView` (only those that were).
+    public var views: [String: ViewFigures]
+
+    /// Frame times of the frames spent in one view (ms; see ``FrameStats``).
+    public struct ViewFigures: Sendable, Codable, Equatable {
+        public var frames: Int
+        public var frameP50Ms: Double
+        public var frameP99Ms: Double
+        public var frameMaxMs: Double
+        public var workP99Ms: Double
+        public var hitches: Int
+        public var hangs: Int
+
+        public init(_ stats: FrameStats) {
+            frames = stats.samples.count
+            frameP50Ms = stats.percentile(0.5)
+            frameP99Ms = stats.percentile(0.99)
+            frameMaxMs = stats.maximum
+            workP99Ms = FrameStats.percentile(stats.workSamples, 0.99)
+            hitches = stats.hitches
+            hangs = stats.hangs
+        }
+    }
 
     /// The JSON text (sorted keys, pretty-printed).
     public func json() throws -> Data {

@@ -4,11 +4,12 @@ import Foundation
 ///
 /// Steps, separated by commas:
 /// - a key name, optionally `:N` to press it N times and `/MS` to press it every MS milliseconds instead of
-///   every frame: `up`/`k`, `down`/`j`, `pgup`, `pgdn`, `home`, `end`, `f` (favourite), `r` (retry),
-///   `q`/`quit` (`pgdn:28/300` pages down 28 times, 300 ms apart);
+///   every frame: `up`/`k`, `down`/`j`, `left`/`h`, `right`/`l`, `pgup`, `pgdn`, `home`, `end`, `enter`/`open`
+///   (full view), `esc`/`back`, `g`/`grid` (switch list/grid), `f` (favourite), `r` (retry), `q`/`quit`
+///   (`pgdn:28/300` pages down 28 times, 300 ms apart);
 /// - `wait:MS`: do nothing for MS milliseconds;
-/// - `ready` or `ready:MS`: wait until the feed has loaded (or failed) and every visible thumbnail is drawn or
-///   failed, at most MS milliseconds (30,000 by default).
+/// - `ready` or `ready:MS`: wait until the feed has loaded (or failed) and every visible thumbnail (or the full
+///   view's photo) is drawn or failed, at most MS milliseconds (30,000 by default).
 ///
 /// The player presses at most one key per frame (60 keys per second at 60 Hz).
 public struct KeyScript: Sendable, Equatable {
@@ -34,9 +35,11 @@ public struct KeyScript: Sendable, Equatable {
     }
 
     private static let names: [String: Key] = [
-        "up": .up, "k": .up, "down": .down, "j": .down, "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown,
-        "pagedown": .pageDown, "home": .home, "end": .end, "f": .favourite, "fav": .favourite,
-        "favourite": .favourite, "r": .retry, "retry": .retry, "q": .quit, "quit": .quit,
+        "up": .up, "k": .up, "down": .down, "j": .down, "left": .left, "h": .left, "right": .right, "l": .right,
+        "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown, "pagedown": .pageDown, "home": .home, "end": .end,
+        "enter": .open, "open": .open, "esc": .back, "back": .back, "g": .toggleLayout, "grid": .toggleLayout,
+        "layout": .toggleLayout, "f": .favourite, "fav": .favourite, "favourite": .favourite, "r": .retry,
+        "retry": .retry, "q": .quit, "quit": .quit,
     ]
 
     /// Parses `"wait:2000,down:40,up:40,quit"`.
@@ -70,7 +73,8 @@ public struct KeyScript: Sendable, Equatable {
             default:
                 guard let key = names[parts[0]] else {
                     throw ParseError(
-                        message: "unknown script step '\(parts[0])' (keys: up down pgup pgdn home end f r q)")
+                        message: "unknown script step '\(parts[0])' "
+                            + "(keys: up down left right pgup pgdn home end enter esc g f r q)")
                 }
                 steps.append(.key(key, count: number ?? 1, intervalMilliseconds: interval))
             }

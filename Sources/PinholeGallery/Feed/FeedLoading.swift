@@ -1,10 +1,6 @@
 public import Foundation
 import Pinhole
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Fetches the bytes of a feed document: the single injection point of the feed screen's loading.
 ///
 /// Called off the main actor. Throws ``FeedError`` (``FeedError/Kind/offline``, ``FeedError/Kind/httpStatus``,
@@ -14,22 +10,25 @@ public typealias FeedLoader = @Sendable (URL) async throws -> Data
 
 /// Ready-made ``FeedLoader``s.
 public enum FeedLoaders {
-    /// The real loader: `http`/`https` through one `URLSession` (status checked, cancellation honoured),
-    /// `file` URLs read on ``WorkerThreadPool/io`` (never on Swift's cooperative pool).
+    /// The real loader: `http`/`https` through one ``HTTPDataLoader`` (status checked, documents of up to
+    /// 20 MB, cancellation honoured), `file` URLs read on ``WorkerThreadPool/io`` (never on Swift's cooperative
+    /// pool).
     ///
-    /// - Parameter timeout: the request timeout in seconds (at least 1 s on Linux); 15 by default.
+    /// - Parameter timeout: how long the server may send nothing before the fetch fails, in seconds (whole
+    ///   seconds, at least 1; see ``HTTPDataLoader/Configuration/stallTimeout``); 15 by default.
     public static func live(timeout: TimeInterval = 15) -> FeedLoader {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = max(1, timeout)
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
+        var configuration = HTTPDataLoader.Configuration()
+        configuration.requiresImageContent = false
+        configuration.maxResponseBytes = 20_000_000
+        configuration.stallTimeout = .milliseconds(Int(max(1, timeout) * 1000))
+        let loader = HTTPDataLoader(configuration: configuration)
         return { url in
             try Task.checkCancellation()
             switch url.scheme?.lowercased() {
             case "file":
                 return try await readFile(url)
             case "http", "https":
-                return try await fetch(url, session: session)
+                return try await fetch(url, loader: loader)
             default:
                 throw FeedError(.unreachable, "unsupported feed address \(url.absoluteString)")
             }
@@ -61,22 +60,17 @@ public enum FeedLoaders {
         }
     }
 
-    private static func fetch(_ url: URL, session: URLSession) async throws -> Data {
-        let data: Data
-        let response: URLResponse
+    private static func fetch(_ url: URL, loader: HTTPDataLoader) async throws -> Data {
         do {
-            (data, response) = try await session.data(from: url)
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
-        } catch {
+            let data = try await loader.loadData(for: DataRequest(url: url)).data
             try Task.checkCancellation()
-            throw FeedError(.offline, "cannot reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
+            return data
+        } catch let error as PinholeError where error.code == .httpStatus {
+            let status = error.httpStatusCode ?? 0
+            throw FeedError(.httpStatus, "\(url.absoluteString) answered HTTP \(status)", statusCode: status)
+        } catch let error as PinholeError {
+            try Task.checkCancellation()
+            throw FeedError(.offline, "cannot reach \(url.host ?? url.absoluteString): \(error.message)")
         }
-        try Task.checkCancellation()
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw FeedError(
-                .httpStatus, "\(url.absoluteString) answered HTTP \(http.statusCode)", statusCode: http.statusCode)
-        }
-        return data
     }
 }

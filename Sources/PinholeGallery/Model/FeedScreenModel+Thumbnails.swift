@@ -1,33 +1,38 @@
 import Foundation
 public import Pinhole
 
-/// The thread that turns decoded thumbnails into terminal cells: one thread, so conversions never wait behind
-/// decodes on ``WorkerThreadPool/cpu`` and never run on the main actor.
-enum ThumbnailConversion {
-    static let pool = WorkerThreadPool(threadCount: 1, name: "pinhole-cells")
+/// The threads that draw decoded images for the terminal with libchafa: two, so a large full-view picture does
+/// not hold up the thumbnails, and so drawing never waits behind decodes on ``WorkerThreadPool/cpu`` and never
+/// runs on the main actor.
+enum PictureRendering {
+    static let pool = WorkerThreadPool(threadCount: 2, name: "pinhole-render")
 }
 
 extension FeedScreenModel {
-    /// Rows bound to an ``ImageSlot`` now (the visible rows that have an image), ascending.
+    /// Items bound to an ``ImageSlot`` now (the visible items that have an image), ascending.
     public var boundRowIndices: [Int] { bindings.keys.sorted() }
 
-    /// The slot of row `index`, if it is bound.
+    /// The slot of item `index`, if it is bound.
     public func slot(forRow index: Int) -> ImageSlot? { bindings[index]?.slot }
 
     /// Requests being prefetched (the next screen in the direction of travel), at low priority.
     public var prefetchRequests: [ImageRequest] { prefetching }
 
-    /// The thumbnail request of an image at the current size.
+    /// The thumbnail request of an image for the current layout (list box, or grid tile).
     func thumbnailRequest(_ url: URL, priority: ImageRequest.Priority = .normal) -> ImageRequest {
-        ImageRequest(url: url, maxPixelSize: layout.requestPixelSize, priority: priority)
+        ImageRequest(url: url, thumbnail: layout.thumbnailOptions, priority: priority)
     }
 
-    func cellKey(_ request: ImageRequest) -> ThumbnailCellCache.Key {
-        ThumbnailCellCache.Key(imageKey: request.imageKey, columns: layout.thumbnailColumns, rows: layout.thumbnailRows)
+    /// The key of `request`'s thumbnail picture in the current layout.
+    func thumbnailKey(_ request: ImageRequest) -> PictureCache.Key {
+        let (columns, rows) = layout.pictureBox
+        return PictureCache.Key(
+            imageKey: request.imageKey, columns: columns, rows: rows, fit: layout.mode == .grid ? .fill : .fit,
+            renderer: renderer)
     }
 
-    /// Binds a slot to every visible row with an image, cancels the slots of rows that left, and prefetches the
-    /// next screen.
+    /// Binds a slot to every visible item with an image, cancels the slots of items that left, and prefetches
+    /// the next screen.
     func updateBindings() {
         let visible = visibleRange
         for (index, binding) in bindings where !visible.contains(index) || rows[index].id != binding.itemID {
@@ -38,14 +43,14 @@ extension FeedScreenModel {
             guard let url = rows[index].imageURL else { continue }
             let slot = ImageSlot(pipeline: pipeline)
             bindings[index] = RowBinding(slot: slot, itemID: rows[index].id)
-            slot.onChange = { [weak self] slot in self?.slotChanged(row: index, slot: slot) }
+            slot.onChange = { [weak self] slot in self?.thumbnailChanged(row: index, slot: slot) }
             slot.load(thumbnailRequest(url))
             if case .success(let response) = slot.phase, response.source == .memoryCache { memoryCacheHits += 1 }
         }
         updatePrefetching(visible: visible)
     }
 
-    /// Cancels every slot and all prefetching.
+    /// Cancels every slot and all prefetching of the list or grid.
     func unbindAll() {
         for binding in bindings.values { binding.slot.cancel() }
         bindings.removeAll()
@@ -66,55 +71,52 @@ extension FeedScreenModel {
         prefetching = requests
     }
 
-    private func slotChanged(row index: Int, slot: ImageSlot) {
+    private func thumbnailChanged(row index: Int, slot: ImageSlot) {
         guard let binding = bindings[index], binding.slot === slot else { return }
         if case .success(let response) = slot.phase, let request = slot.request {
-            let key = cellKey(request)
-            if cellCache[key] != nil {
+            let key = thumbnailKey(request)
+            if pictureCache[key] != nil {
                 markShown(row: index)
             } else {
-                convert(response.image, key: key)
+                draw(response.image, key: key)
             }
         }
         invalidate()
     }
 
-    /// Converts `image` to cells on ``ThumbnailConversion/pool`` and stores them in the cell cache.
-    private func convert(_ image: PixelImage, key: ThumbnailCellCache.Key) {
+    /// Draws `image` on ``PictureRendering/pool`` and stores the picture in the cache; then every binding
+    /// waiting for `key` is marked shown and the screen redrawn.
+    func draw(_ image: PixelImage, key: PictureCache.Key) {
         guard pendingConversions.insert(key).inserted else { return }
-        let cache = cellCache
+        let cache = pictureCache
         Task { [weak self] in
-            let cells = try? await ThumbnailConversion.pool.run {
-                HalfBlockImage(image, columns: key.columns, rows: key.rows)
+            let picture = try? await PictureRendering.pool.run {
+                key.renderer.render(image, columns: key.columns, rows: key.rows, fit: key.fit)
             }
-            if let cells { cache.insert(cells, for: key) }
-            self?.conversionFinished(key)
+            if let picture { cache.insert(picture, for: key) }
+            self?.drawingFinished(key)
         }
     }
 
-    private func conversionFinished(_ key: ThumbnailCellCache.Key) {
+    private func drawingFinished(_ key: PictureCache.Key) {
         pendingConversions.remove(key)
         var changed = false
         for (index, binding) in bindings {
-            guard case .success = binding.slot.phase, let request = binding.slot.request, cellKey(request) == key
+            guard case .success = binding.slot.phase, let request = binding.slot.request, thumbnailKey(request) == key
             else { continue }
             markShown(row: index)
             changed = true
         }
+        if fullViewDrawingFinished(key) { changed = true }
         if changed { invalidate() }
     }
 
     private func markShown(row index: Int) {
-        guard bindings[index]?.shown == false, cellCache[cellKey(bindings[index]?.slot.request)] != nil else { return }
+        guard let binding = bindings[index], !binding.shown, let request = binding.slot.request,
+            pictureCache[thumbnailKey(request)] != nil
+        else { return }
         bindings[index]?.shown = true
         imagesShown += 1
-    }
-
-    private func cellKey(_ request: ImageRequest?) -> ThumbnailCellCache.Key {
-        guard let request else {
-            return ThumbnailCellCache.Key(imageKey: ImageKey(sourceKey: "", thumbnail: nil), columns: 0, rows: 0)
-        }
-        return cellKey(request)
     }
 
     /// Loads the failed thumbnails on screen again.
@@ -126,69 +128,47 @@ extension FeedScreenModel {
         }
     }
 
-    /// What row `index`'s thumbnail shows now.
+    /// What item `index`'s thumbnail shows now.
     func thumbnailState(row index: Int) -> ScreenState.Thumbnail {
         guard rows[index].imageURL != nil else { return .none }
         guard let slot = bindings[index]?.slot else { return .loading }
+        return pictureState(slot) { thumbnailKey($0) }
+    }
+
+    /// What a slot's picture shows now: loading, failed, or the drawn picture once it is in the cache.
+    func pictureState(_ slot: ImageSlot, key: (ImageRequest) -> PictureCache.Key) -> ScreenState.Thumbnail {
         switch slot.phase {
         case .empty, .loading:
             return .loading
         case .failure(let error):
             return .failed(Self.reason(error))
         case .success:
-            guard let request = slot.request, let cells = cellCache[cellKey(request)] else { return .loading }
-            return .image(cells)
+            guard let request = slot.request, let picture = pictureCache[key(request)] else { return .loading }
+            return .image(picture)
         }
     }
 
-    /// `true` once the feed failed, or loaded with every visible thumbnail drawn or failed.
+    /// `true` once the feed failed, or loaded with every visible thumbnail (or the full view's photo) drawn or
+    /// failed.
     public var isSettled: Bool {
         switch phase {
         case .idle, .loading: return false
         case .failed: return true
         case .loaded:
-            return visibleRange.allSatisfy { index in
-                switch thumbnailState(row: index) {
-                case .loading: false
-                case .none, .image, .failed: true
-                }
-            }
+            if fullView != nil { return !isLoading(fullViewThumbnailState()) }
+            return visibleRange.allSatisfy { !isLoading(thumbnailState(row: $0)) }
         }
     }
 
-    /// A few words for a failed thumbnail: "HTTP 404", "not an image", "network failure".
+    private func isLoading(_ thumbnail: ScreenState.Thumbnail) -> Bool {
+        if case .loading = thumbnail { return true }
+        return false
+    }
+
+    /// A few words for a failed picture: "HTTP 404", "not an image", "network failure".
     static func reason(_ error: any Error) -> String {
         guard let error = error as? PinholeError else { return "failed" }
         if let status = error.httpStatusCode { return "HTTP \(status)" }
         return error.code.kind.replacingOccurrences(of: "_", with: " ")
-    }
-
-    /// The frame's content for the current state.
-    ///
-    /// - Parameters:
-    ///   - status: the status line (composed by the app).
-    ///   - spinnerFrame: the spinner's frame counter.
-    public func screenState(status: String = "", spinnerFrame: Int = 0) -> ScreenState {
-        let content: ScreenState.Content
-        switch phase {
-        case .idle, .loading:
-            content = .loading
-        case .failed(let error):
-            content = .failed(error)
-        case .loaded:
-            let shown = visibleRange.map { index in
-                let row = rows[index]
-                return ScreenState.Row(
-                    index: index, title: row.title, date: row.date, summary: row.summary,
-                    isFavourite: favourites.contains(row.id), isSelected: index == selectedIndex,
-                    thumbnail: thumbnailState(row: index))
-            }
-            let favouriteCount = rows.reduce(0) { $0 + (favourites.contains($1.id) ? 1 : 0) }
-            content = .list(.init(rows: shown, totalCount: rows.count, favouriteCount: favouriteCount))
-        }
-        let title =
-            phase == .loaded ? (feedTitle.isEmpty ? feedURL.lastPathComponent : feedTitle) : feedURL.absoluteString
-        return ScreenState(
-            title: title, content: content, message: diagnostic, status: status, spinnerFrame: spinnerFrame)
     }
 }

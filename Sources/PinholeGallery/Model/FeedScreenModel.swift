@@ -3,7 +3,8 @@ public import Observation
 public import Pinhole
 
 /// The feed screen's state and behaviour, independent of any terminal: loading the feed, the selection and
-/// scrolling, favourites, and one ``ImageSlot`` per visible row.
+/// scrolling in the list or the grid, favourites, one ``ImageSlot`` per visible item, and the full view of one
+/// photo.
 ///
 /// - Loading: the feed's bytes come from the injected ``FeedLoader``; they are decoded (and dates formatted)
 ///   on ``WorkerThreadPool/cpu``; the rows appear in one step, with exactly one redraw request.
@@ -11,7 +12,7 @@ public import Pinhole
 ///   calls ``onRedraw``. Changes made together (a load, a scroll step) ask for one redraw.
 /// - Favourites: read once by ``loadFavourites()``, saved after every ``toggleFavourite()`` (in order, off the
 ///   main actor) through the ``FavouritesStore``.
-/// - Thumbnails: see `FeedScreenModel+Thumbnails.swift`.
+/// - Thumbnails: see `FeedScreenModel+Thumbnails.swift`; the full view: `FeedScreenModel+FullView.swift`.
 ///
 /// Isolation: the main actor. Nothing here blocks: every file, network and CPU-heavy step runs elsewhere.
 @MainActor
@@ -43,8 +44,12 @@ public final class FeedScreenModel {
     public private(set) var favourites: Set<String> = []
     /// The latest diagnostic for the message line (corrupt favourites, a failed save, pipeline notes); or `nil`.
     public private(set) var diagnostic: String?
-    /// The geometry of the screen.
+    /// The geometry of the screen (its size, list or grid, cell size).
     public internal(set) var layout: ScreenLayout
+    /// How pictures are drawn (graphics mode, colours, cell size).
+    public internal(set) var renderer: ChafaRenderer
+    /// The item shown in the full view, or `nil` in the list or grid.
+    public var fullViewIndex: Int? { fullView?.index }
 
     /// Redraw requests so far (see ``invalidate()``).
     @ObservationIgnored public private(set) var redrawCount = 0
@@ -54,6 +59,8 @@ public final class FeedScreenModel {
     @ObservationIgnored public private(set) var feedLoadCount = 0
     /// Thumbnails that reached the screen (each binding of a row counts once).
     @ObservationIgnored public internal(set) var imagesShown = 0
+    /// Photos that reached the screen in the full view (each opening counts once).
+    @ObservationIgnored public internal(set) var fullViewsShown = 0
     /// Rows bound straight from the memory cache (``ImageSlot`` looks there synchronously, so these hits do not
     /// reach ``ImagePipeline/metrics``).
     @ObservationIgnored public internal(set) var memoryCacheHits = 0
@@ -66,9 +73,10 @@ public final class FeedScreenModel {
     public let pipeline: ImagePipeline
     let loader: FeedLoader
     let prefetcher: ImagePrefetcher
+    let fullViewPrefetcher: ImagePrefetcher
     let favouritesStore: FavouritesStore?
     let dateStyle: Date.FormatStyle
-    let cellCache: ThumbnailCellCache
+    let pictureCache: PictureCache
 
     struct RowBinding {
         let slot: ImageSlot
@@ -76,9 +84,17 @@ public final class FeedScreenModel {
         var shown = false
     }
 
+    struct FullViewBinding {
+        let index: Int
+        let slot: ImageSlot
+        var shown = false
+    }
+
     @ObservationIgnored var bindings: [Int: RowBinding] = [:]
     @ObservationIgnored var prefetching: [ImageRequest] = []
-    @ObservationIgnored var pendingConversions: Set<ThumbnailCellCache.Key> = []
+    @ObservationIgnored var pendingConversions: Set<PictureCache.Key> = []
+    @ObservationIgnored var fullView: FullViewBinding?
+    @ObservationIgnored var fullViewPrefetching: [ImageRequest] = []
     @ObservationIgnored var scrollDirection = 1
     @ObservationIgnored private var batchDepth = 0
     @ObservationIgnored private var batchedRedraw = false
@@ -93,7 +109,9 @@ public final class FeedScreenModel {
     ///   - locale: the locale of dates (``GalleryLocale/fromEnvironment(_:)`` in the app).
     ///   - timeZone: the time zone of dates; the current one by default.
     ///   - size: the terminal size (rows per screen, thumbnail size).
-    ///   - cellCache: converted thumbnails; a new 512-entry cache by default.
+    ///   - layoutMode: list (default) or grid.
+    ///   - renderer: how pictures are drawn; symbols in truecolor with 10×20-pixel cells by default.
+    ///   - pictureCache: drawn pictures; a new 64 MB cache by default.
     public init(
         feedURL: URL,
         loader: @escaping FeedLoader,
@@ -102,16 +120,20 @@ public final class FeedScreenModel {
         locale: Locale,
         timeZone: TimeZone = .current,
         size: TerminalSize,
-        cellCache: ThumbnailCellCache = ThumbnailCellCache()
+        layoutMode: LayoutMode = .list,
+        renderer: ChafaRenderer = ChafaRenderer(mode: .symbols),
+        pictureCache: PictureCache = PictureCache()
     ) {
         self.feedURL = feedURL
         self.loader = loader
         self.pipeline = pipeline
         self.prefetcher = ImagePrefetcher(pipeline: pipeline, priority: .low)
+        self.fullViewPrefetcher = ImagePrefetcher(pipeline: pipeline, priority: .low)
         self.favouritesStore = favouritesStore
         self.dateStyle = GalleryLocale.dateStyle(locale: locale, timeZone: timeZone)
-        self.cellCache = cellCache
-        self.layout = ScreenLayout(size: size)
+        self.pictureCache = pictureCache
+        self.renderer = renderer
+        self.layout = ScreenLayout(size: size, mode: layoutMode, cellPixelSize: renderer.cellPixelSize)
     }
 
     // MARK: Redraws
@@ -170,6 +192,7 @@ public final class FeedScreenModel {
         feedLoadCount += 1
         batch {
             phase = .loading
+            closeFullView()
             unbindAll()
             invalidate()
         }
@@ -193,10 +216,13 @@ public final class FeedScreenModel {
         }
     }
 
-    /// After a failed load, loads again (in a new task); otherwise retries the failed thumbnails on screen.
+    /// After a failed load, loads again (in a new task); otherwise retries the failed thumbnails on screen (or the
+    /// full view's photo).
     public func retry() {
         if case .failed = phase {
             Task { await self.load() }
+        } else if let fullView {
+            if case .failure = fullView.slot.phase { fullView.slot.retry() }
         } else {
             retryFailedThumbnails()
         }

@@ -9,8 +9,31 @@ public struct ScreenState: Sendable, Hashable {
         case loading
         /// The feed failed: the error and how to retry.
         case failed(FeedError)
-        /// The feed's rows.
+        /// The feed's rows, one per line group.
         case list(ListContent)
+        /// The feed's items as a grid of square tiles (the same content, laid out by ``ScreenLayout``).
+        case grid(ListContent)
+        /// One photo over the whole screen, with its metadata.
+        case fullView(FullViewContent)
+    }
+
+    /// The full view of one item.
+    public struct FullViewContent: Sendable, Hashable {
+        /// The item, as a row (title, date, summary, favourite); its ``Row/thumbnail`` is the large picture.
+        public var row: Row
+        /// Items in the feed.
+        public var totalCount: Int
+        /// Items marked favourite.
+        public var favouriteCount: Int
+        /// "JPEG · 4000×3000 px" once the photo has loaded (its format and full size), else empty.
+        public var details: String
+
+        public init(row: Row, totalCount: Int, favouriteCount: Int, details: String = "") {
+            self.row = row
+            self.totalCount = totalCount
+            self.favouriteCount = favouriteCount
+            self.details = details
+        }
     }
 
     /// The visible part of a loaded feed.
@@ -61,8 +84,8 @@ public struct ScreenState: Sendable, Hashable {
         case none
         /// Loading (or converting): a placeholder.
         case loading
-        /// Ready: the cells to draw.
-        case image(HalfBlockImage)
+        /// Ready: the picture to draw (its box is the layout's thumbnail, tile or full-view box).
+        case image(TerminalPicture)
         /// Failed, with a short reason; `r` retries.
         case failed(String)
     }
@@ -76,12 +99,20 @@ public struct ScreenState: Sendable, Hashable {
     public var status: String
     /// The spinner's frame counter (advances once per frame while loading).
     public var spinnerFrame: Int
+    /// How pictures are drawn. With an image protocol, a picture box that waits for its picture stays blank and a
+    /// grid tile's selection shows on its caption only, so the text under a picture does not change when it
+    /// arrives or when the selection moves (rewriting that text would erase a sixel picture and send it again).
+    public var pictureMode: GraphicsMode
 
-    public init(title: String, content: Content, message: String? = nil, status: String = "", spinnerFrame: Int = 0) {
+    public init(
+        title: String, content: Content, message: String? = nil, status: String = "", spinnerFrame: Int = 0,
+        pictureMode: GraphicsMode = .symbols
+    ) {
         self.title = title
         self.content = content
         self.message = message
         self.status = status
         self.spinnerFrame = spinnerFrame
+        self.pictureMode = pictureMode
     }
 }

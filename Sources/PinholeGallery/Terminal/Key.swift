@@ -1,6 +1,12 @@
 /// A key the gallery understands.
 public enum Key: String, Sendable, Hashable, CaseIterable {
-    case up, down, pageUp, pageDown, home, end
+    case up, down, left, right, pageUp, pageDown, home, end
+    /// Enter: open the selected photo in the full view.
+    case open
+    /// Esc (or Backspace): leave the full view, back to the list or grid where it was.
+    case back
+    /// `g`: switch between the list and the grid.
+    case toggleLayout
     /// `f`: toggle the selected item's favourite mark.
     case favourite
     /// `r`: retry the feed after an error, or the failed thumbnails on screen.
@@ -9,10 +15,13 @@ public enum Key: String, Sendable, Hashable, CaseIterable {
     case quit
 }
 
-/// Turns bytes read from a terminal in raw mode into ``Key``s: letters (`j`/`k`, `f`, `r`, `q`, `g`/`G`) and the
-/// escape sequences of arrows, Page Up/Down and Home/End (`ESC [ A`, `ESC [ 5 ~`, `ESC O H`, `ESC [ 1 ~`, …).
+/// Turns bytes read from a terminal in raw mode into ``Key``s: letters (`j`/`k`/`h`/`l`, `f`, `r`, `q`, `g`, `G`),
+/// Enter, Backspace, Esc and the escape sequences of arrows, Page Up/Down and Home/End (`ESC [ A`, `ESC [ 5 ~`,
+/// `ESC O H`, `ESC [ 1 ~`, …).
 ///
-/// A sequence split across two reads is completed by the next call. Unknown bytes and sequences are skipped.
+/// A sequence split across two reads is completed by the next call. A lone `ESC` is the Esc key only once no
+/// more bytes follow: the reader calls ``flush()`` after a short quiet time. Unknown bytes and sequences are
+/// skipped.
 public struct KeyParser: Sendable {
     private var pending: [UInt8] = []
 
@@ -45,12 +54,26 @@ public struct KeyParser: Sendable {
         return keys
     }
 
+    /// `true` while bytes of an incomplete sequence (or a lone `ESC`) wait for more input.
+    public var hasPending: Bool { !pending.isEmpty }
+
+    /// Ends what is pending once no more input came: a lone `ESC` is the Esc key (``Key/back``); anything else
+    /// pending is dropped.
+    public mutating func flush() -> [Key] {
+        defer { pending.removeAll() }
+        return pending == [0x1B] ? [.back] : []
+    }
+
     private static func single(_ byte: UInt8) -> Key? {
         switch byte {
         case UInt8(ascii: "k"): .up
         case UInt8(ascii: "j"): .down
-        case UInt8(ascii: "g"): .home
+        case UInt8(ascii: "h"): .left
+        case UInt8(ascii: "l"): .right
+        case UInt8(ascii: "g"): .toggleLayout
         case UInt8(ascii: "G"): .end
+        case 0x0D, 0x0A: .open
+        case 0x7F, 0x08: .back
         case UInt8(ascii: " "): .pageDown
         case UInt8(ascii: "b"): .pageUp
         case UInt8(ascii: "f"), UInt8(ascii: "F"): .favourite
@@ -71,8 +94,20 @@ public struct KeyParser: Sendable {
         let start = bytes.startIndex
         guard bytes.count >= 2 else { return .incomplete }
         let introducer = bytes[start + 1]
+        if introducer == UInt8(ascii: "_") || introducer == UInt8(ascii: "P") || introducer == UInt8(ascii: "]") {
+            // A string reply (APC, DCS, OSC) that came late from a terminal query: skip to its ST (ESC \) or BEL.
+            var index = start + 2
+            while index < bytes.endIndex {
+                if bytes[index] == 0x07 { return .unknown(length: index - start + 1) }
+                if bytes[index] == 0x1B, index + 1 < bytes.endIndex, bytes[index + 1] == UInt8(ascii: "\\") {
+                    return .unknown(length: index - start + 2)
+                }
+                index += 1
+            }
+            return .incomplete
+        }
         guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else {
-            return .unknown(length: 1)
+            return .key(.back, length: 1)  // Esc followed by another key
         }
         // Parameters (digits, ';') then one final byte in 0x40…0x7E.
         var index = start + 2
@@ -85,6 +120,8 @@ public struct KeyParser: Sendable {
             switch final {
             case UInt8(ascii: "A"): .up
             case UInt8(ascii: "B"): .down
+            case UInt8(ascii: "C"): .right
+            case UInt8(ascii: "D"): .left
             case UInt8(ascii: "H"): .home
             case UInt8(ascii: "F"): .end
             case UInt8(ascii: "~"):

@@ -75,6 +75,18 @@ public enum TerminalSession {
         return nil
     }
 
+    /// The terminal's text area in pixels from the `ws_xpixel`/`ws_ypixel` fields of `TIOCGWINSZ` (standard
+    /// output, else standard input); `nil` when neither is a terminal or the terminal leaves them 0.
+    public static func windowPixels() -> (width: Int, height: Int)? {
+        for descriptor in [STDOUT_FILENO, STDIN_FILENO] {
+            var size = winsize()
+            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
+                return (Int(size.ws_xpixel), Int(size.ws_ypixel))
+            }
+        }
+        return nil
+    }
+
     /// Writes `text` to standard output, all of it (retrying short writes and `EINTR`).
     public static func write(_ text: String) {
         var bytes = Array(text.utf8)

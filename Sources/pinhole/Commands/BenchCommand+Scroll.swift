@@ -4,7 +4,8 @@ import PinholeBench
 /// `pinhole bench scroll`: the scroll reproduction (see ``ScrollBenchmark``).
 extension BenchCommand {
     static let scrollOptions: [OptionSpec] = [
-        .value("--strategy", "S", help: "naive, pinhole or both (idle reference loop, Pinhole, naive). Default: both."),
+        .value("--strategy", "S", help: "naive, pinhole, unguarded (Pinhole with ImageSlot's generation check off, "
+            + "to show the wrong-row measure works) or both (idle reference loop, Pinhole, naive). Default: both."),
         .value("--rows", "N", help: "Rows in the list. Default: 200."),
         .value("--visible", "N", help: "Rows on screen. Default: 12."),
         .value("--latency-ms", "MS", help: "Server latency per image. Default: 250."),
@@ -16,12 +17,14 @@ extension BenchCommand {
     ]
 
     static let scrollHelp = """
-        USAGE: pinhole bench scroll [--strategy naive|pinhole|both] [--rows 200] [--visible 12]
+        USAGE: pinhole bench scroll [--strategy naive|pinhole|unguarded|both] [--rows 200] [--visible 12]
                                     [--latency-ms 250] [--refresh] [--duration-s 7.3] [--naive-cap-s 60] [--json]
 
         A headless list against an in-process server of 600x600 JPEGs made from the corpus ($PINHOLE_CORPUS,
         else ~/.cache/pinhole/corpus), with a 60 Hz frame loop on the main actor: the naive GCD code against
-        Pinhole's ImageSlot + ImagePipeline. Figures go to stdout, progress to stderr.
+        Pinhole's ImageSlot + ImagePipeline. Each served image carries its URL's row and refresh generation as
+        coloured cells; a row is wrong when the code read from the pixels it shows is not its current URL's.
+        Figures go to stdout, progress to stderr.
 
         OPTIONS:
         \(scrollOptions.map { "  \($0.synopsis.padding(toLength: 16, withPad: " ", startingAt: 0)) \($0.help)" }
@@ -33,9 +36,10 @@ extension BenchCommand {
         if parsed.has("--help") { print(scrollHelp); return 0 }
         guard parsed.positionals.isEmpty else { throw UsageError("bench scroll takes no positional arguments") }
         var configuration = ScrollBenchmark.Configuration()
-        switch try parsed.choice("--strategy", default: "both", in: ["naive", "pinhole", "both"]) {
+        switch try parsed.choice("--strategy", default: "both", in: ["naive", "pinhole", "unguarded", "both"]) {
         case "naive": configuration.strategies = [.naive]
         case "pinhole": configuration.strategies = [.pinhole]
+        case "unguarded": configuration.strategies = [.unguarded]
         default: configuration.strategies = [.idle, .pinhole, .naive]
         }
         configuration.rows = try parsed.integer("--rows", default: 200, in: 1...100_000)

@@ -28,6 +28,7 @@ enum BenchCommand {
                pinhole bench scroll [OPTIONS]      (see 'pinhole bench scroll --help')
                pinhole bench experiments [--json]
                pinhole bench pipeline [--runs N] [--json]   (see 'pinhole bench pipeline --help')
+               pinhole bench download [--runs N] [--json]   (see 'pinhole bench download --help')
                pinhole bench batch [CORPUS] [--inputs N] [--json]   (see 'pinhole bench batch --help')
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
@@ -56,13 +57,16 @@ enum BenchCommand {
         case "thumbnail": return try await thumbnail(Array(arguments.dropFirst()))
         case "rss": return try await rss(Array(arguments.dropFirst()))
         case "pipeline": return await BenchPipelineCommand.run(Array(arguments.dropFirst()))
+        case "download": return try await BenchDownloadCommand.run(Array(arguments.dropFirst()))
         case "scroll": return try await scroll(Array(arguments.dropFirst()))
         case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "batch": return try await batch(Array(arguments.dropFirst()))
         case "--help", "-h": print(help); return 0
         case let other?:
-            throw UsageError("unknown benchmark '\(other)' (thumbnail, rss, pipeline, scroll, experiments or batch)")
-        case nil: throw UsageError("no benchmark given (thumbnail, rss, pipeline, scroll, experiments or batch)")
+            throw UsageError(
+                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
+        case nil:
+            throw UsageError("no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
         }
     }
 

@@ -6,7 +6,7 @@ import PinholeVips
 
 /// The cancellation storm (`pinhole debug storm`): many requests over a few hundred URLs, with random
 /// cancellations and priority changes, against a loopback server with random latency and faults, through the
-/// real pipeline, URLSession and libvips. Afterwards it checks that nothing is left behind.
+/// real pipeline, the libcurl loader and libvips. Afterwards it checks that nothing is left behind.
 ///
 /// Checks (any failure gives exit status 1): every request got exactly one answer; the pipeline has no image
 /// job and no queued or running download, the loader no transfer; once the pipeline and server are gone, open
@@ -115,7 +115,7 @@ enum CancellationStorm {
             report.activeTransfers = loader.activeTransferCount
             server.stop()
         }
-        // The pipeline, loader (its URLSession is invalidated) and server are gone: sockets must close.
+        // The pipeline, loader (its thread and libcurl handles are released) and server are gone: sockets must close.
         _ = await waitUntil(seconds: 30) {
             DebugCommand.openFileDescriptorCount() <= report.baselineFileDescriptors + 2
                 && ProcessStats.threadCount() <= report.baselineThreads + 8

@@ -7,6 +7,8 @@ import Foundation
 ///   (``DiskCacheWriter``).
 /// - `disk-cache-check DIR [--limit BYTES]`: reads every entry back and verifies it, one JSON line.
 /// - `rss-many FILE…  [--size PIXELS]`: thumbnails all files at once, reports peak RSS as one JSON line.
+/// - `decode-warnings FILE…`: decodes each file, reports the warnings libvips captured as one JSON line
+///   (``DecodeWarningsProbe``; its test reads this process's standard error).
 ///
 /// Exit status: 0 when the run's own checks held, 1 when one failed, 2 for a usage error.
 enum DebugCommand {
@@ -17,6 +19,7 @@ enum DebugCommand {
         case "disk-cache-writer": return try await DiskCacheWriter.runWriter(rest)
         case "disk-cache-check": return try await DiskCacheWriter.runCheck(rest)
         case "rss-many": return try await ConcurrentRSSProbe.run(rest)
+        case "decode-warnings": return try await DecodeWarningsProbe.run(rest)
         case let other?: throw UsageError("unknown debug verb '\(other)'")
         case nil: throw UsageError("no debug verb given")
         }

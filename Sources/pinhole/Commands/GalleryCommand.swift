@@ -1,9 +1,14 @@
 import Foundation
 import PinholeGallery
 
-/// `pinhole gallery [FEED] [--script STEPS] [--stats-json FILE]`: the terminal gallery (see ``GalleryApp``).
+/// `pinhole gallery [FEED] [--graphics MODE] [--layout list|grid] [--script STEPS] [--stats-json FILE]`: the
+/// terminal gallery (see ``GalleryApp``).
 enum GalleryCommand {
     static let options: [OptionSpec] = [
+        .value(
+            "--graphics", "MODE",
+            help: "kitty, iterm, sixel, symbols or halfblocks. Default: the best the terminal supports."),
+        .value("--layout", "LAYOUT", help: "list or grid at start (g switches). Default: list."),
         .value("--script", "STEPS", help: "Replay keys, one per frame, e.g. \"ready,down:40,up:40,quit\"."),
         .value("--stats-json", "FILE", help: "Write frame and pipeline figures as JSON to FILE at exit."),
         .value("--decode-nice", "N", help: "Nice value of decoding threads, 0-19 (0: same as the UI). Default: 0."),
@@ -11,17 +16,23 @@ enum GalleryCommand {
     ]
 
     static let help = """
-        USAGE: pinhole gallery [FEED] [--script STEPS] [--stats-json FILE] [--decode-nice N]
+        USAGE: pinhole gallery [FEED] [--graphics MODE] [--layout list|grid] [--script STEPS] [--stats-json FILE]
+                               [--decode-nice N]
 
-        Shows a JSON Feed (https://jsonfeed.org/version/1.1) as a scrolling list with truecolor thumbnails.
+        Shows a JSON Feed (https://jsonfeed.org/version/1.1) as a scrolling list or a grid of thumbnails, and
+        one photo at the terminal's full size. Pictures are drawn by libchafa with the kitty graphics protocol,
+        iTerm2 inline images or sixel when the terminal supports them (detected from the environment and a
+        terminal query), else with Unicode symbols in the terminal's colours (inside tmux or screen: symbols).
         FEED is a path or an http(s) URL. Without FEED a demo feed of 200 items over the photo corpus
         ($PINHOLE_CORPUS, else ~/.cache/pinhole/corpus) is served over loopback HTTP with 80-250 ms latency.
 
-        KEYS: up/down or k/j, PgUp/PgDn, Home/End, f favourite, r retry, q quit.
+        KEYS: up/down or k/j, left/right or h/l (grid), PgUp/PgDn, Home/End, Enter full view, Esc back,
+        left/right previous/next (full view), g list/grid, f favourite, r retry, q quit.
         Favourites are kept in ${XDG_DATA_HOME:-~/.local/share}/pinhole/favourites.json.
         Dates use the locale of LC_ALL, LC_TIME or LANG.
 
-        SCRIPT STEPS (comma-separated): up down pgup pgdn home end f r quit, each with an optional :N count;
+        SCRIPT STEPS (comma-separated): up down left right pgup pgdn home end enter esc g f r quit, each with an
+          optional :N count (and /MS interval);
           wait:MS pauses; ready[:MS] waits until the feed and the visible thumbnails are shown.
 
         OPTIONS:
@@ -47,11 +58,26 @@ enum GalleryCommand {
                 throw UsageError("--script: \(error.message)")
             }
         }
+        var graphics: GraphicsMode?
+        if let text = parsed.string("--graphics") {
+            guard let mode = GraphicsMode(argument: text) else {
+                throw UsageError("--graphics: '\(text)' is not one of kitty, iterm, sixel, symbols, halfblocks")
+            }
+            graphics = mode
+        }
+        var layout = LayoutMode.list
+        if let text = parsed.string("--layout") {
+            guard let mode = LayoutMode(rawValue: text.lowercased()) else {
+                throw UsageError("--layout: '\(text)' is not list or grid")
+            }
+            layout = mode
+        }
         let options = GalleryApp.Options(
             feed: parsed.positionals.first,
             script: script,
             statsJSON: parsed.string("--stats-json").map { URL(fileURLWithPath: $0) },
-            decodeNice: try parsed.integer("--decode-nice", default: 0, in: 0...19))
+            decodeNice: try parsed.integer("--decode-nice", default: 0, in: 0...19),
+            graphics: graphics, layout: layout)
         return await GalleryApp.run(options)
     }
 }

@@ -38,7 +38,12 @@ extension ThumbnailCommand {
             var http = HTTPDataLoader.Configuration()
             http.requiresImageContent = false
             http.maxResponseBytes = 20_000_000
-            if configuration.untrusted { http.redirectPolicy = UntrustedSourceGuard(allowedFileRoot: nil).check }
+            if configuration.untrusted {
+                // The feed's host before anything is sent, then every address the loader connects to.
+                let sourceGuard = UntrustedSourceGuard(allowedFileRoot: nil)
+                try await ioPool.run { try sourceGuard.check(url) }
+                http.connectionPolicy = sourceGuard.checkConnection
+            }
             data = try await HTTPDataLoader(configuration: http).loadData(for: DataRequest(url: url)).data
         } else {
             let root = configuration.untrusted ? URL(fileURLWithPath: configuration.allowedRoot) : nil

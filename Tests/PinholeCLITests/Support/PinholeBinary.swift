@@ -1,17 +1,12 @@
 import Foundation
-import Pinhole
+import PinholeTestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Runs the built `pinhole` executable (the one next to the test bundle) as a child process.
-///
-/// The child's stdout and stderr go to files (a pipe could fill and stall it); the caller's task waits on
-/// the process's termination handler, so no thread of the cooperative pool blocks.
+/// Runs the built `pinhole` executable (the one next to the test bundle) as a child process
+/// (``SpawnedProcess``: spawned and reaped off the cooperative pool; output through files, never a pipe).
 enum PinholeBinary {
     /// What a run produced.
     struct Result: Sendable {
+        /// The exit status, or 128 + the signal number when a signal ended it.
         var status: Int32
         var stdout: String
         var stderr: String
@@ -19,77 +14,15 @@ enum PinholeBinary {
 
     /// The executable: `PINHOLE_BINARY` if set, else the `pinhole` SwiftPM built next to the running test
     /// bundle (so `--scratch-path .build-asan` runs the sanitized binary), else `.build/debug/pinhole`.
-    static var path: String {
-        if let path = ProcessInfo.processInfo.environment["PINHOLE_BINARY"] { return path }
-        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let sibling = bundleDirectory.appendingPathComponent("pinhole").path
-        if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
-        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/pinhole").path
-    }
+    static var path: String { PinholeExecutable.path }
 
-    /// The child did not finish (or its exit was not reported) within the timeout.
-    struct TimedOut: Error {
-        var arguments: [String]
-    }
-
-    /// Runs `pinhole arguments…` in `directory` and waits for it to exit, at most `timeout`.
+    /// Runs `pinhole arguments…` in `directory` and waits for it to exit, at most `timeout` × the load factor
+    /// (then it is killed and ``SpawnedProcess/TimedOut`` thrown; so is a cancelled test's child).
     static func run(_ arguments: [String], in directory: String, timeout: Duration = .seconds(90)) async throws
         -> Result
     {
-        let scratch = FileManager.default.temporaryDirectory.path
-        let output = scratch + "/pinhole-stdout-\(UUID().uuidString)"
-        let errors = scratch + "/pinhole-stderr-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: output)
-            try? FileManager.default.removeItem(atPath: errors)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
-        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        // The continuation is resumed exactly once: by the termination handler, or by the watchdog when the
-        // handler has not come within `timeout` (the child is then killed), so a lost handler fails the test
-        // instead of hanging the whole run.
-        let pending = Locked<CheckedContinuation<Int32, any Error>?>(nil)
-        let finish = { @Sendable (result: Swift.Result<Int32, any Error>) in
-            pending.withLock { continuation in
-                continuation?.resume(with: result)
-                continuation = nil
-            }
-        }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            pending.withLock { $0 = continuation }
-            process.terminationHandler = { finished in finish(.success(finished.terminationStatus)) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                finish(.failure(error))
-                return
-            }
-            let pid = process.processIdentifier
-            Task {
-                try? await Task.sleep(for: timeout)
-                let stillWaiting = pending.withLock { $0 != nil }
-                if stillWaiting { kill(pid, SIGKILL) }
-                finish(.failure(TimedOut(arguments: arguments)))
-            }
-        }
-        process.terminationHandler = nil  // FoundationNetworking keeps the handler (and what it holds) otherwise
-        try outputHandle.close()
-        try errorHandle.close()
-        return try await WorkerThreadPool.io.run {
-            Result(status: status,
-                   stdout: try String(contentsOfFile: output, encoding: .utf8),
-                   stderr: try String(contentsOfFile: errors, encoding: .utf8))
-        }
+        let result = try await SpawnedProcess.run([path] + arguments, in: directory, timeout: timeout)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 

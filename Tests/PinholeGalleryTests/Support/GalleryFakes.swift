@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 
 /// Image bytes for tests: a PNG signature then one colour byte, so the pipeline's sniffing accepts them and
 /// ``SolidDecoder`` can tell images apart.
@@ -112,14 +113,9 @@ enum GalleryFixture {
     }
 }
 
-/// Waits until `condition` holds, checking every 5 ms, for at most `timeout` (a generous bound for a loaded
-/// machine, not a speed assertion). Returns whether it held.
+/// Waits until `condition` holds, checking every 5 ms, for at most `timeout` × the load factor (a generous bound
+/// for a loaded machine, not a speed assertion). Returns whether it held (`PinholeTestSupport.eventually`).
 @MainActor
 func eventually(timeout: Duration = .seconds(20), _ condition: @MainActor () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
+    await PinholeTestSupport.eventually(timeout: timeout) { condition() }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import PinholeVips
 import Synchronization
 
-/// A real pipeline (URLSession over loopback, libvips) in front of a real ``PinholeTestServer``, with an
+/// A real pipeline (libcurl over loopback, libvips) in front of a real ``PinholeTestServer``, with an
 /// optional disk cache in a fresh temporary directory.
 struct Harness {
     let server: PinholeTestServer
@@ -47,11 +48,13 @@ struct Harness {
         try Harness(server: server, diskDirectory: diskDirectory)
     }
 
-    /// Loader limits short enough for tests: 1 s stall timeout, 20 s deadline.
+    /// Loader limits short enough for tests: a 1 s stall timeout and a 30 s deadline, × the load factor. A
+    /// transfer that keeps going (a trickle) must not look stalled because a loaded machine left the server's
+    /// or the loader's thread unscheduled for a second (seen: a 250 ms trickle failed as stalled at load ~30).
     static func fastLoader() -> HTTPDataLoader.Configuration {
         var configuration = HTTPDataLoader.Configuration()
-        configuration.stallTimeout = .seconds(1)
-        configuration.deadline = .seconds(30)
+        configuration.stallTimeout = LoadFactor.scaled(.seconds(1))
+        configuration.deadline = LoadFactor.scaled(.seconds(30))
         return configuration
     }
 
@@ -78,15 +81,11 @@ enum Fixture {
     }
 }
 
-/// Waits until `condition` holds, checking every 10 ms, for at most `timeout` (a bound for a loaded machine,
-/// not a speed assertion).
+/// Waits until `condition` holds, checking every 10 ms, for at most `timeout` × the load factor (a bound for a
+/// loaded machine, not a speed assertion); `#require` it when the test depends on it
+/// (`PinholeTestSupport.eventually`).
 func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
+    await PinholeTestSupport.eventually(timeout: timeout, every: .milliseconds(10), condition)
 }
 
 extension PixelImage {

@@ -1,73 +1,116 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImageSlotTests {
     @Test func showsTheImageOfTheCurrentRequest() async throws {
         // Given a slot bound to a request
         let fixture = PipelineFixture()
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
         let slot = ImageSlot(pipeline: fixture.pipeline)
         let url = PipelineFixture.url("row-1.jpg")
         slot.load(ImageRequest(url: url, maxPixelSize: 40))
         #expect(slot.phase.isLoading)
         // When the load finishes
-        #expect(await eventually { fixture.loader.waitingURLs == [url] })
+        try #require(await eventually { fixture.loader.waitingURLs == [url] })
         fixture.loader.release(url)
         // Then the slot shows that image
-        #expect(await eventually { await MainActor.run { slot.phase.response != nil } })
+        try #require(await eventually { await MainActor.run { slot.phase.response != nil } })
         #expect(slot.phase.response?.image.width == 40)
+        #expect(slot.phase.response.map { FakeImage.isImage($0.image, of: url) } == true)
     }
 
     @Test func lateResultForAnOlderRequestIsDropped() async throws {
-        // Given a slot that moved from request A (slow) to request B; A is held by a second caller so it
-        // completes after all
+        // Given a slot bound to A, whose load task has not run yet (it runs on the main actor, which this test
+        // holds until its first `await`), and A's image appearing in the memory cache meanwhile: that task will
+        // get A's image even though it is cancelled (a memory hit answers at once), as a result that was already
+        // on its way when the slot moved on would
         let fixture = PipelineFixture()
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
         let slot = ImageSlot(pipeline: fixture.pipeline)
         let a = ImageRequest(url: PipelineFixture.url("a.png"), maxPixelSize: 32)
-        let b = ImageRequest(url: PipelineFixture.url("bb.png"), maxPixelSize: 32)
-        let keeper = Task { try await fixture.pipeline.image(for: a) }
+        let b = ImageRequest(url: PipelineFixture.url("b.png"), maxPixelSize: 32)
+        try #require(FakeImage.colour(for: a.url) != FakeImage.colour(for: b.url))
         slot.load(a)
-        #expect(await eventually { fixture.pipeline.metrics.coalescedJoins == 1 })
+        let decodedA = FakeImage.decoded(source: a.url.absoluteString, thumbnail: .init(maxPixelSize: 32))
+        try #require(slot.request == a && slot.phase.isLoading && fixture.loader.calls.isEmpty)
+        fixture.pipeline.configuration.memoryCache?.insert(decodedA, for: a.imageKey, cost: decodedA.image.cost)
+
+        // When the slot moves to B before A's result is applied, and A's task then runs (at this test's first
+        // suspension) and gets A's image
+        slot.load(b)
+        try #require(await eventually {
+            await MainActor.run { slot.staleResultsDropped > 0 || slot.phase.response != nil }
+        })
+
+        // Then A's result was dropped, never shown: the slot still waits for B
+        #expect(slot.staleResultsDropped == 1)
+        let showsA = slot.phase.response.map { FakeImage.isImage($0.image, of: a.url) } ?? false
+        #expect(!showsA, "the slot shows A's image while bound to B")
+        let stillLoading = slot.phase.isLoading
+        #expect(stillLoading)
+        #expect(slot.request == b)
+        #expect(fixture.pipeline.metrics.memoryHits == 1)  // A's task got its image (from memory)
+        // And when B arrives, the slot shows B's own pixels
+        try #require(await eventually { fixture.loader.waitingURLs == [b.url] })
+        fixture.loader.release(b.url)
+        try #require(await eventually { await MainActor.run { slot.phase.response != nil } })
+        let shown = try #require(slot.phase.response)
+        #expect(FakeImage.isImage(shown.image, of: b.url))
+    }
+
+    @Test func aCallerStillWaitingOnTheOlderRequestDoesNotReachTheSlot() async throws {
+        // Given a slot that moved from request A (slow) to request B; A is held by a second caller, so its
+        // download goes on and completes after B's
+        let fixture = PipelineFixture()
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
+        let slot = ImageSlot(pipeline: fixture.pipeline)
+        let a = ImageRequest(url: PipelineFixture.url("a.png"), maxPixelSize: 32)
+        let b = ImageRequest(url: PipelineFixture.url("b.png"), maxPixelSize: 32)
+        try #require(FakeImage.colour(for: a.url) != FakeImage.colour(for: b.url))
+        async let keeper = fixture.pipeline.image(for: a)
+        slot.load(a)
+        try #require(await eventually { fixture.pipeline.metrics.coalescedJoins == 1 })
         slot.load(b)
         // When B finishes first, then A
-        #expect(await eventually { fixture.loader.waitingURLs.count == 2 })
+        try #require(await eventually { fixture.loader.waitingURLs.count == 2 })
         fixture.loader.release(b.url)
-        #expect(await eventually { await MainActor.run { slot.phase.response != nil } })
+        try #require(await eventually { await MainActor.run { slot.phase.response != nil } })
         fixture.loader.release(a.url)
-        _ = try await keeper.value
-        // Then the slot still shows B's image (its marker is B's URL length), never A's
+        #expect(FakeImage.isImage(try await keeper.image, of: a.url))
+        // Then the slot still shows B's image, never A's
         let shown = try #require(slot.phase.response)
-        #expect(shown.image.pixel(x: 0, y: 0).r == UInt8(b.url.absoluteString.count))
+        #expect(FakeImage.isImage(shown.image, of: b.url))
         #expect(slot.request == b)
     }
 
     @Test func reloadCancelsThePreviousRequest() async throws {
         // Given a slot loading A
         let fixture = PipelineFixture()
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
         let slot = ImageSlot(pipeline: fixture.pipeline)
         let a = ImageRequest(url: PipelineFixture.url("old.jpg"), maxPixelSize: 32)
         slot.load(a)
-        #expect(await eventually { fixture.loader.waitingURLs == [a.url] })
+        try #require(await eventually { fixture.loader.waitingURLs == [a.url] })
         // When it is bound to B
         slot.load(ImageRequest(url: PipelineFixture.url("new.jpg"), maxPixelSize: 32))
         // Then A's download is cancelled
         #expect(await eventually { fixture.loader.cancelled == [a.url] })
-
-        // Cleanup: B's load is answered, so no task is left waiting on the gate when the test ends (LeakSanitizer
-        // reports such tasks, and everything they hold, as leaks at exit)
-        fixture.loader.releaseAutomatically()
-        #expect(await eventually { await MainActor.run { slot.phase.response != nil } })
+        // (B's load is ended by `close()`: LeakSanitizer would report a task left on the gate, and all it holds,
+        // as leaked at exit)
     }
 
     @Test func cancelOnDisappearStopsTheDownloadAndEmptiesTheSlot() async throws {
         let fixture = PipelineFixture()
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
         let slot = ImageSlot(pipeline: fixture.pipeline)
         let request = ImageRequest(url: PipelineFixture.url("gone.jpg"), maxPixelSize: 32)
         slot.load(request)
-        #expect(await eventually { fixture.loader.waitingURLs == [request.url] })
+        try #require(await eventually { fixture.loader.waitingURLs == [request.url] })
         slot.cancel()
         guard case .empty = slot.phase else {
             Issue.record("expected .empty, got \(slot.phase)")
@@ -79,18 +122,19 @@ struct ImageSlotTests {
     @Test func retryAfterFailureLoadsAgain() async throws {
         // Given a slot whose load failed
         let fixture = PipelineFixture()
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
         let slot = ImageSlot(pipeline: fixture.pipeline)
         let request = ImageRequest(url: PipelineFixture.url("retry.jpg"), maxPixelSize: 32)
         slot.load(request)
-        #expect(await eventually { fixture.loader.waitingURLs == [request.url] })
+        try #require(await eventually { fixture.loader.waitingURLs == [request.url] })
         fixture.loader.release(request.url, with: .failure(PinholeError(.timeout, "stalled")))
-        #expect(await eventually {
+        try #require(await eventually {
             await MainActor.run { if case .failure = slot.phase { true } else { false } }
         })
         // When it retries and the source answers
         slot.retry()
         #expect(slot.phase.isLoading)
-        #expect(await eventually { fixture.loader.waitingURLs == [request.url] })
+        try #require(await eventually { fixture.loader.waitingURLs == [request.url] })
         fixture.loader.release(request.url)
         // Then it shows the image
         #expect(await eventually { await MainActor.run { slot.phase.response != nil } })

@@ -1,9 +1,10 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCacheEntryFormatTests {
     private let metadata = DiskCache.Metadata(
         etag: "e", contentType: "image/png", storedAt: Date(timeIntervalSince1970: 5))

@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// The index's bookkeeping, without any file I/O.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCacheIndexTests {
     @Test func makeRoomEvictsLeastRecentlyUsedUntilTheNewFileFits() {
         // Given a, b, c of 100 bytes each (c the most recent), a touched last

@@ -1,9 +1,10 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// Restarts, damaged files and unusable directories: nothing bad is ever served, and the cache cleans up.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCacheRecoveryTests {
     /// Ways an entry file can be damaged behind the cache's back.
     enum Damage: String, CaseIterable, CustomTestStringConvertible {

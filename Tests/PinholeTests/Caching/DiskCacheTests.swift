@@ -1,8 +1,9 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCacheTests {
     let directory: TemporaryDirectory
 
@@ -194,7 +195,7 @@ struct DiskCacheTests {
             }
         }
         task.cancel()
-        let (read, storeCancelled) = try await task.value
+        let (read, storeCancelled) = try await task.cancellableValue
 
         // Then the store throws CancellationError and writes nothing, and the read is a miss
         #expect(storeCancelled)

@@ -1,8 +1,9 @@
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct LRUListTests {
     @Test func pushMoveAndRemoveKeepTheRecencyOrder() {
         // Given a, b, c pushed in that order

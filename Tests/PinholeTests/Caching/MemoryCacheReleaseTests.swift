@@ -1,10 +1,11 @@
 import Pinhole
+import PinholeTestSupport
 import Synchronization
 import Testing
 
 /// Evicted, replaced and removed values must be released after the cache unlocks: a value whose `deinit` uses
 /// the cache would otherwise deadlock on the cache's own lock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct MemoryCacheReleaseTests {
     /// A value that reads the cache from its `deinit` and counts its releases.
     final class Probe: Sendable {

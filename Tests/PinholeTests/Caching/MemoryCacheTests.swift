@@ -1,7 +1,8 @@
 import Pinhole
+import PinholeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct MemoryCacheTests {
     private func makeCache(
         costLimit: Int = 1000,

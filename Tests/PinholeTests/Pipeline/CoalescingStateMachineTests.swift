@@ -1,8 +1,9 @@
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct CoalescingStateMachineTests {
     typealias Machine = CoalescingStateMachine<String, String>
 

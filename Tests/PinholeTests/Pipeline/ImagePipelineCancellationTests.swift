@@ -1,9 +1,10 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImagePipelineCancellationTests {
     @Test func cancelledCallerLeavesAtOnceAndTheLastOneCancelsTheDownload() async throws {
         // Given two callers waiting on one download
@@ -12,14 +13,17 @@ struct ImagePipelineCancellationTests {
         let request = ImageRequest(url: url, maxPixelSize: 64)
         let first = Task { try await fixture.pipeline.image(for: request) }
         let second = Task { try await fixture.pipeline.image(for: request) }
-        #expect(await eventually { fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1 })
+        defer { first.cancel(); second.cancel() }
+        try #require(await eventually {
+            fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
+        })
         // When the first is cancelled, it leaves with CancellationError while the download goes on
         first.cancel()
-        await #expect(throws: CancellationError.self) { try await first.value }
+        await #expect(throws: CancellationError.self) { try await first.cancellableValue }
         #expect(fixture.loader.cancelled.isEmpty)
         // When the second is cancelled too, the download is cancelled
         second.cancel()
-        await #expect(throws: CancellationError.self) { try await second.value }
+        await #expect(throws: CancellationError.self) { try await second.cancellableValue }
         #expect(await eventually { fixture.loader.cancelled == [url] })
         #expect(await eventually { fixture.pipeline.activeImageJobCount == 0 })
         #expect(fixture.pipeline.metrics.downloadsCancelled == 1)
@@ -31,12 +35,14 @@ struct ImagePipelineCancellationTests {
         let request = ImageRequest(url: url, maxPixelSize: 64)
         let leaving = Task { try await fixture.pipeline.image(for: request) }
         let staying = Task { try await fixture.pipeline.image(for: request) }
-        #expect(await eventually { fixture.pipeline.metrics.coalescedJoins == 1 })
+        defer { leaving.cancel(); staying.cancel() }
+        try #require(await eventually { fixture.pipeline.metrics.coalescedJoins == 1 })
         leaving.cancel()
-        await #expect(throws: CancellationError.self) { try await leaving.value }
+        await #expect(throws: CancellationError.self) { try await leaving.cancellableValue }
         fixture.loader.release(url)
-        let response = try await staying.value
+        let response = try await staying.cancellableValue
         #expect(response.image.width == 64)
+        #expect(FakeImage.isImage(response.image, of: url))
         #expect(fixture.loader.cancelled.isEmpty)
     }
 
@@ -46,7 +52,8 @@ struct ImagePipelineCancellationTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await fixture.pipeline.image(for: ImageRequest(url: PipelineFixture.url("never.jpg"), maxPixelSize: 64))
         }
-        await #expect(throws: CancellationError.self) { try await task.value }
+        defer { task.cancel() }
+        await #expect(throws: CancellationError.self) { try await task.cancellableValue }
         #expect(fixture.loader.calls.isEmpty)
     }
 
@@ -56,20 +63,24 @@ struct ImagePipelineCancellationTests {
         let url = PipelineFixture.url("two-sizes.jpg")
         let small = Task { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 50)) }
         let large = Task { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 150)) }
-        #expect(await eventually { fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1 })
+        defer { small.cancel(); large.cancel() }
+        try #require(await eventually {
+            fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
+        })
         // When one size is cancelled, the download goes on for the other
         small.cancel()
-        await #expect(throws: CancellationError.self) { try await small.value }
+        await #expect(throws: CancellationError.self) { try await small.cancellableValue }
         #expect(fixture.loader.cancelled.isEmpty)
         fixture.loader.release(url)
-        #expect(try await large.value.image.width == 150)
+        #expect(try await large.cancellableValue.image.width == 150)
     }
 
     @Test func imageTaskCancelThrowsCancellationError() async throws {
         let fixture = PipelineFixture()
         let url = PipelineFixture.url("task.jpg")
         let task = fixture.pipeline.imageTask(for: ImageRequest(url: url, maxPixelSize: 64))
-        #expect(await eventually { fixture.loader.waitingURLs == [url] })
+        defer { task.cancel() }
+        try #require(await eventually { fixture.loader.waitingURLs == [url] })
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.response }
         #expect(await eventually { fixture.loader.cancelled == [url] })

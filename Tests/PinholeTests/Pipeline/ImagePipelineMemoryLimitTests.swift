@@ -1,9 +1,10 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// The memory cache's cost limit holds when the pipeline fills it from many concurrent decodes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImagePipelineMemoryLimitTests {
     /// Answers every request at once with a ``FakeImage`` body.
     struct ImmediateLoader: DataLoading {
@@ -29,7 +30,7 @@ struct ImagePipelineMemoryLimitTests {
         }
         // When 3,000 requests run together while a watcher samples the cache
         let done = Locked(false)
-        let watcher = Task.detached {
+        async let watcher = { () async -> (Int, Int) in
             var samples = 0
             var worst = 0
             while !done.withLock({ $0 }) {
@@ -39,7 +40,7 @@ struct ImagePipelineMemoryLimitTests {
                 await Task.yield()
             }
             return (samples, worst)
-        }
+        }()
         let succeeded = await withTaskGroup(of: Bool.self) { group in
             for request in requests {
                 group.addTask {
@@ -52,7 +53,7 @@ struct ImagePipelineMemoryLimitTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         done.withLock { $0 = true }
-        let (samples, worst) = await watcher.value
+        let (samples, worst) = await watcher
         // And no sample ever saw it exceeded, while the cache was really used
         #expect(succeeded == 3000)
         #expect(samples > 0)

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Synchronization
 import Testing
 
 @testable import Pinhole
 
 /// `ImageProcessors.apply`: processors run in order, on the CPU executor's threads, and stop on cancellation.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImageProcessingTests {
     /// Appends its tag as one more pixel row value and records the thread it ran on.
     struct Tagging: ImageProcessing {

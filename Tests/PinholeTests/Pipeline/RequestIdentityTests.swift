@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
@@ -6,7 +7,7 @@ import Testing
 /// Request identity through the pipeline: which callers share a job, and that coalescing never changes what a
 /// caller asked for. Every load gives distinct bytes and every decode distinct pixels (``VersionedLoader``,
 /// ``PayloadDecoder``), so a test can tell which load an image came from.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct RequestIdentityTests {
     typealias Fixture = VersionedPipeline
 
@@ -34,7 +35,7 @@ struct RequestIdentityTests {
             fixture.decoder.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
         })
         fixture.decoder.gate.open()
-        return (try await normalTask.value, try await secondTask.value)
+        return (try await normalTask.cancellableValue, try await secondTask.cancellableValue)
     }
 
     @Test func aReloadThatArrivesWhileANormalJobDecodesDiskBytesGetsFreshBytes() async throws {
@@ -101,8 +102,8 @@ struct RequestIdentityTests {
             fixture.loader.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
         })
         fixture.loader.gate.open()
-        let withoutDisk = try await noDiskTask.value
-        let stored = try await normalTask.value
+        let withoutDisk = try await noDiskTask.cancellableValue
+        let stored = try await normalTask.cancellableValue
 
         // Then each got its own load, and only the normal request's bytes are on disk
         #expect(Fixture.payload(withoutDisk) == VersionedLoader.payload(url, version: 1))
@@ -155,7 +156,7 @@ struct RequestIdentityTests {
         fixture.loader.gate.open()
 
         // Then both got the one load
-        #expect(Fixture.payload(try await first.value) == Fixture.payload(try await second.value))
+        #expect(Fixture.payload(try await first.cancellableValue) == Fixture.payload(try await second.cancellableValue))
         #expect(fixture.loader.loads(of: url) == 1)
     }
 
@@ -178,8 +179,8 @@ struct RequestIdentityTests {
             fixture.decoder.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
         })
         fixture.decoder.gate.open()
-        _ = try await noWriteTask.value
-        let answer = try await normalTask.value
+        _ = try await noWriteTask.cancellableValue
+        let answer = try await normalTask.cancellableValue
 
         // Then the normal request's image is in the memory cache
         let cached = try #require(fixture.pipeline.cachedImage(for: normal))

@@ -1,9 +1,10 @@
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// The geometry of content modes: the size an image is scaled to, the crop, and the upscaling rule.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailLayoutTests {
     typealias Mode = ThumbnailOptions.ContentMode
 

@@ -1,8 +1,9 @@
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailOptionsTests {
     @Test(arguments: [
         (4000, 3000, 360, 360, 270), (3000, 4000, 360, 270, 360), (40, 30, 256, 40, 30),

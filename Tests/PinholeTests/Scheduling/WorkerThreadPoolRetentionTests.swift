@@ -1,10 +1,11 @@
 import Pinhole
+import PinholeTestSupport
 import Synchronization
 import Testing
 
 /// What a ``WorkerThreadPool`` keeps alive after a closure has run: nothing (found under LeakSanitizer, where
 /// finished work items, and the image data their closures captured, stayed in the queue's spent slots).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct WorkerThreadPoolRetentionTests {
     /// Counts the ``Payload``s released.
     final class Releases: Sendable {
@@ -44,10 +45,7 @@ struct WorkerThreadPoolRetentionTests {
 
         // Then every payload is released (the worker drops its last reference right after resuming us, so wait
         // for it with a generous bound; before the fix they stayed until 64 more items had passed)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while releases.count.load(ordering: .acquiring) < closures && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        _ = await eventually(timeout: .seconds(20)) { releases.count.load(ordering: .acquiring) >= closures }
         #expect(results == Array(0..<closures))
         #expect(releases.count.load(ordering: .acquiring) == closures)
     }

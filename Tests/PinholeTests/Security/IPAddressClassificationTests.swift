@@ -1,8 +1,9 @@
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// Address literals in every spelling a URL host may use, and which of them a public fetch may reach.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct IPAddressClassificationTests {
     /// Spellings of one address that `inet_aton`, and so libcurl, accept.
     @Test(arguments: [

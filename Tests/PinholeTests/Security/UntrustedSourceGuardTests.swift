@@ -1,10 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// The untrusted-source checks on URLs: schemes, host literals, resolved names and file roots. No traffic is
 /// sent anywhere: names resolve through a fake resolver, and files are checked, not read.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct UntrustedSourceGuardTests {
     /// Names with fixed answers; any other name fails to resolve.
     struct FakeResolver: HostResolving {

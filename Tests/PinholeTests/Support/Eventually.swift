@@ -1,12 +1,9 @@
 import Foundation
+import PinholeTestSupport
 
-/// Waits until `condition` holds, checking every 5 ms, for at most `timeout` (a generous bound for a loaded
-/// machine, not a speed assertion). Returns whether it held.
+/// Waits until `condition` holds, checking every 5 ms, for at most `timeout` × the load factor (a generous bound
+/// for a loaded machine, not a speed assertion); returns whether it held. `#require` it when the rest of the
+/// test depends on it. See `PinholeTestSupport.eventually` and Tests/README.md.
 func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
+    await PinholeTestSupport.eventually(timeout: timeout, condition)
 }

@@ -1,0 +1,2 @@
+// The libcurl C API (Debian: libcurl4-openssl-dev, found through pkg-config "libcurl"): Pinhole's HTTP transport.
+#include <curl/curl.h>

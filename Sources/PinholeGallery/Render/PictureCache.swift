@@ -1,0 +1,73 @@
+public import Pinhole
+
+/// Pictures already drawn for the terminal, keyed by image, box, fit and renderer (mode, colours, cell size), so a
+/// row or tile that scrolls back, or a photo opened again, is drawn without libchafa.
+///
+/// Bounded by ``costLimit`` (bytes of picture text: a sixel or kitty picture is kilobytes to megabytes, a symbol
+/// thumbnail a few kilobytes); the least recently inserted entries are evicted first. Thread-safe (a lock around
+/// a dictionary): the render thread stores, the main actor reads.
+public final class PictureCache: Sendable {
+    /// What a picture is stored under.
+    public struct Key: Sendable, Hashable {
+        /// The pipeline's key of the decoded image.
+        public var imageKey: ImageKey
+        /// Box width in cells.
+        public var columns: Int
+        /// Box height in cells.
+        public var rows: Int
+        /// Whether the picture fits or fills the box.
+        public var fit: ChafaRenderer.Fit
+        /// The renderer: graphics mode, colour depth, cell size, terminal.
+        public var renderer: ChafaRenderer
+
+        public init(imageKey: ImageKey, columns: Int, rows: Int, fit: ChafaRenderer.Fit, renderer: ChafaRenderer) {
+            self.imageKey = imageKey
+            self.columns = columns
+            self.rows = rows
+            self.fit = fit
+            self.renderer = renderer
+        }
+    }
+
+    private struct Storage {
+        var entries: [Key: TerminalPicture] = [:]
+        var order: [Key] = []
+        var cost = 0
+    }
+
+    /// The most bytes of picture text kept; 64 MB by default.
+    public let costLimit: Int
+    private let storage = Locked(Storage())
+
+    public init(costLimit: Int = 64_000_000) {
+        self.costLimit = max(1, costLimit)
+    }
+
+    /// The picture stored for `key`, or `nil`.
+    public subscript(key: Key) -> TerminalPicture? {
+        storage.withLock { $0.entries[key] }
+    }
+
+    /// Stores `picture` for `key`, evicting the oldest entries while the total cost is over ``costLimit`` (the
+    /// newest entry always stays).
+    public func insert(_ picture: TerminalPicture, for key: Key) {
+        storage.withLock { storage in
+            if let old = storage.entries.updateValue(picture, forKey: key) {
+                storage.cost -= old.cost
+                storage.order.removeAll { $0 == key }
+            }
+            storage.order.append(key)
+            storage.cost += picture.cost
+            while storage.cost > costLimit, storage.order.count > 1 {
+                let oldest = storage.order.removeFirst()
+                if let evicted = storage.entries.removeValue(forKey: oldest) { storage.cost -= evicted.cost }
+            }
+        }
+    }
+
+    /// Entries stored now.
+    public var count: Int { storage.withLock { $0.entries.count } }
+
+    /// Bytes of picture text stored now.
+    public var totalCost: Int { storage.withLock { $0.cost } }
+}

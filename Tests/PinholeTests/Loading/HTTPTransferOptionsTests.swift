@@ -1,0 +1,51 @@
+import Foundation
+@testable import Pinhole
+import Testing
+
+/// What one transfer tells libcurl, from the request and the loader's configuration.
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPTransferOptionsTests {
+    let url = URL(string: "https://images.example/a.jpg")!
+
+    @Test func requestHeadersOverrideConfiguredOnesByNameInAnyCaseAndValidatorsComeLast() throws {
+        var configuration = HTTPDataLoader.Configuration()
+        configuration.additionalHeaders = ["User-Agent": "Pinhole", "Accept": "image/*"]
+        var request = DataRequest(url: url, ifNoneMatch: "W/\"1\"", ifModifiedSince: "Sun, 06 Nov 1994 08:49:37 GMT")
+        request.headers = ["user-agent": "Custom", "X-Empty": ""]
+        let options = try HTTPTransferOptions(request: request, configuration: configuration)
+        #expect(options.headerLines == [
+            "Accept: image/*", "X-Empty;", "user-agent: Custom", "If-None-Match: W/\"1\"",
+            "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT",
+        ])
+    }
+
+    @Test(arguments: ["a\r\nHost: evil", "a\nb", "a\rb", "a\u{0}b"])
+    func aValueWithALineBreakIsRefused(_ value: String) {
+        var request = DataRequest(url: url)
+        request.headers = ["X-Bad": value]
+        let error = #expect(throws: PinholeError.self) {
+            try HTTPTransferOptions(request: request, configuration: HTTPDataLoader.Configuration())
+        }
+        #expect(error?.code == .invalidRequest)
+    }
+
+    @Test func theRequestTimeoutReplacesTheDeadlineAndDurationsBecomeLibcurlUnits() throws {
+        var configuration = HTTPDataLoader.Configuration()
+        configuration.deadline = .seconds(60)
+        configuration.stallTimeout = .milliseconds(1500)
+        configuration.connectTimeout = .microseconds(1)
+        var request = DataRequest(url: url)
+        #expect(try HTTPTransferOptions(request: request, configuration: configuration).deadlineMilliseconds == 60_000)
+        request.timeout = .milliseconds(250)
+        let options = try HTTPTransferOptions(request: request, configuration: configuration)
+        #expect(options.deadlineMilliseconds == 250)
+        #expect(options.stallSeconds == 2)  // whole seconds, rounded up
+        #expect(options.connectTimeoutMilliseconds == 1)  // at least 1 ms: 0 would mean "none" to libcurl
+    }
+
+    @Test(arguments: [(Duration.zero, 1), (.milliseconds(1), 1), (.seconds(1), 1), (.milliseconds(1001), 2),
+                      (.seconds(-5), 1)])
+    func theStallTimeoutIsWholeSecondsAtLeastOne(_ duration: Duration, _ seconds: Int) {
+        #expect(HTTPTransferOptions.wholeSeconds(roundingUp: duration) == seconds)
+    }
+}
