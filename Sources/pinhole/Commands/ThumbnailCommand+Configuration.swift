@@ -61,8 +61,9 @@ extension ThumbnailCommand {
             .value("--feed", "FEED", help: "A JSON Feed 1.1 document (path or http(s) URL); the image of every item "
                 + "is an input too."),
             .value("--cache-dir", "DIR", help: "Keep the thumbnails of URLs (encoded, with their originals' HTTP "
-                + "freshness) in a disk cache in DIR (LRU, 150 MB): a second run over the same URLs and sizes "
-                + "downloads and decodes nothing while they are fresh. An unusable DIR is reported and skipped."),
+                + "freshness) and the originals in a disk cache in DIR (LRU, 150 MB): a second run over the same "
+                + "URLs and sizes downloads and decodes nothing while they are fresh, and revalidates them when "
+                + "stale. An unusable DIR is reported and skipped."),
             .flag("--untrusted", help: "Treat inputs as untrusted: only http(s) URLs whose host is public (checked "
                 + "again at every redirect; loopback, private and link-local addresses in any spelling are refused) "
                 + "and files under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels "

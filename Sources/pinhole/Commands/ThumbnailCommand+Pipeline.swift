@@ -4,8 +4,9 @@ import PinholeGallery
 
 extension ThumbnailCommand {
     /// The pipeline the command loads through: the injected decoder and encoder, HTTP(S) and file loaders, a memory
-    /// cache (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir` (encoded thumbnails,
-    /// ``DiskCachePolicy/automatic``), and a CPU limit of `--jobs`. Diagnostics (an unusable cache directory) go to stderr once.
+    /// cache (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir` (encoded thumbnails
+    /// and originals, ``DiskCachePolicy/storeAll``), and a CPU limit of `--jobs`. Diagnostics (an unusable cache
+    /// directory) go to stderr once.
     func makePipeline() -> ImagePipeline {
         ImagePipeline(configuration: pipelineConfiguration())
     }
@@ -17,8 +18,9 @@ extension ThumbnailCommand {
             decoder: codecs.decoder, dataLoader: loader, encoder: codecs.encoder)
         pipelineConfiguration.processingConcurrencyLimit = configuration.jobs
         pipelineConfiguration.diskCacheDirectory = configuration.cacheDirectory.map { URL(fileURLWithPath: $0) }
-        // Thumbnails go to disk encoded (full-size requests would keep originals): a second run decodes nothing.
-        pipelineConfiguration.diskCachePolicy = .automatic
+        // Thumbnails go to disk encoded, so a second run decodes nothing while they are fresh; originals go too, so
+        // a stale thumbnail is revalidated (a conditional request, 304: no body) and another size needs no download.
+        pipelineConfiguration.diskCachePolicy = .storeAll
         if configuration.untrusted {
             pipelineConfiguration.sourcePolicy = .untrusted(allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
         }
