@@ -24,3 +24,9 @@ extension VipsDecoder {
             ?? ThumbnailOptions.Layout(resized: full, output: full, crop: nil)
     }
 }
+
+extension DecodingOptions {
+    /// libvips' load option: `fail_on=truncated`, or none for a preview of data that ends early
+    /// (``DecodingOptions/allowsTruncatedData``).
+    var failOn: String? { allowsTruncatedData ? nil : "fail_on=truncated" }
+}

@@ -160,14 +160,16 @@ extension VipsDecoder {
             if let pixels {
                 return try VipsDecoder.resize(pixels.scaled, orientation: header.info.orientation, layout: layout)
             }
-            return try VipsDecoder.thumbnail(data, format: format, header: header, layout: layout, interruption: nil)
+            return try VipsDecoder.thumbnail(
+                data, format: format, header: header, layout: layout, failOn: "fail_on=truncated", interruption: nil)
         }
 
         /// The libvips route's `vips_thumbnail_buffer` run without colour profiles (what ``finish(_:)`` costs
         /// without its ICC transforms).
         package func finishWithoutColourProfiles() throws {
             _ = try VipsDecoder.thumbnail(
-                data, format: format, header: header, layout: layout, interruption: nil, withoutProfiles: true)
+                data, format: format, header: header, layout: layout, failOn: "fail_on=truncated", interruption: nil,
+                withoutProfiles: true)
         }
     }
 }

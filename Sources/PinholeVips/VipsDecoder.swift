@@ -10,9 +10,12 @@ public import Pinhole
 /// - the format is taken from the magic bytes (``ImageFormat/sniff(_:)``), never from a name or header;
 /// - the header is read first and ``DecodingOptions/maxPixelCount`` (one frame: width × height) and
 ///   ``DecodingOptions/maxFrameCount`` are checked before any pixel is decoded;
-/// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) to fit ``ThumbnailOptions/maxPixelSize``
-///   on the longest *displayed* side, never enlarged unless ``ThumbnailOptions/allowsUpscaling``; its size is
-///   exactly ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size;
+/// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) into the ``ThumbnailOptions`` box of the
+///   *displayed* image with its content mode (fit, fill, or fill cropped at the centre or the most interesting
+///   region by `vips_smartcrop`), never enlarged unless ``ThumbnailOptions/allowsUpscaling``; its size is exactly
+///   ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size;
+/// - ``DecodingOptions/allowsTruncatedData`` (progressive previews) decodes what data that ends early holds, on
+///   the libvips path, instead of failing;
 ///   `thumbnail == nil` decodes at full size (still oriented, sRGB, 8-bit);
 /// - EXIF orientation (1…8) is applied to JPEG, PNG, WebP and TIFF. HEIF/AVIF are shown as libheif gives
 ///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
@@ -200,20 +203,22 @@ public struct VipsDecoder: ImageDecoding {
             throw PinholeError(
                 .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
         }
-        if jpegFastPath, format == .jpeg, options.thumbnail != nil,
+        if jpegFastPath, format == .jpeg, options.thumbnail != nil, !options.allowsTruncatedData,
             let image = try turboJPEGThumbnail(data, header: header, layout: layout, dcOnly: dcOnly)
         {
             return DecodedImage(image: image, info: header.info)
         }
         try interruption?.throwIfStopped()
-        // libnsgif returns the frames it has without complaint: giflib says whether the GIF is whole.
-        if format == .gif { try checkGIFIsComplete(data) }
+        // libnsgif returns the frames it has without complaint: giflib says whether the GIF is whole (a preview
+        // that allows truncated data takes the frames there are).
+        if format == .gif && !options.allowsTruncatedData { try checkGIFIsComplete(data) }
         if let ignoredProfile = header.ignoredProfile {
             let line = "\(format.name): \(ignoredProfile)"
             Vips.note(line)
             onDiagnostic?(line)
         }
-        let image = try thumbnail(data, format: format, header: header, layout: layout, interruption: interruption)
+        let image = try thumbnail(
+            data, format: format, header: header, layout: layout, failOn: options.failOn, interruption: interruption)
         return DecodedImage(image: image, info: header.info)
     }
 
@@ -223,7 +228,7 @@ public struct VipsDecoder: ImageDecoding {
     /// ICC transform out (for the stage profile's measure of what they cost).
     static func thumbnail(
         _ data: Data, format: ImageFormat, header: VipsHeader, layout: ThumbnailOptions.Layout,
-        interruption: DecodeInterruption?, withoutProfiles: Bool = false
+        failOn: String?, interruption: DecodeInterruption?, withoutProfiles: Bool = false
     ) throws -> PixelImage {
         let box = layout.resized
         let failure = { (message: String) in
@@ -235,19 +240,19 @@ public struct VipsDecoder: ImageDecoding {
                 guard header.ignoredProfile == nil, !withoutProfiles else {
                     return CPinholeVips_thumbnail_ignoring_profile(
                         bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
-                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, "fail_on=truncated", out)
+                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, failOn, out)
                 }
                 if header.streamsInput, let interruption {
                     return CPinholeVips_thumbnail_interruptible(
                         bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                         Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
-                        header.colourProfiles.import, header.colourProfiles.export, "fail_on=truncated",
+                        header.colourProfiles.import, header.colourProfiles.export, failOn,
                         interruption.pointer, out)
                 }
                 return CPinholeVips_thumbnail(
                     bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
                     Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
-                    header.colourProfiles.import, header.colourProfiles.export, "fail_on=truncated", out)
+                    header.colourProfiles.import, header.colourProfiles.export, failOn, out)
             }
             return try thumbnail.cropped(to: layout, failure: failure).pixelImage(
                 failure: failure, interruption: interruption)

@@ -46,8 +46,8 @@ struct PipelineDiskCacheTests {
                                                  body: try await Fixture.input("orient-1.jpg")))
         let request = harness.request("/fresh.jpg", size: 50)
         _ = try await harness.pipeline.image(for: request)
-        // A different size needs a new decode: its bytes come from disk
-        let other = try await harness.pipeline.image(for: harness.request("/fresh.jpg", size: 30))
+        // A larger size needs a new decode (a smaller one would be shrunk from memory): its bytes come from disk
+        let other = try await harness.pipeline.image(for: harness.request("/fresh.jpg", size: 100))
         #expect(other.source == .diskCache)
         #expect(harness.server.requestCount(for: "/fresh.jpg") == 1)
         #expect(harness.pipeline.metrics.diskHits == 1)

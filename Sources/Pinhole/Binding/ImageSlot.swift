@@ -11,10 +11,13 @@ public import Observation
 ///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.
 /// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
 ///   result for an older request is dropped and counted in ``staleResultsDropped``.
-/// - ``cancel()`` when the view disappears; ``retry()`` after a failure.
+/// - ``cancel()`` when the view disappears (or ``disappear()``, which follows ``disappearBehavior``: cancel, or
+///   only lower the priority so a row scrolled back into view finds its load still running); ``retry()`` after a
+///   failure.
 ///
 /// Isolation: the main actor. Loading itself runs off it (the pipeline decodes on its own threads).
-/// Observe ``phase`` with Observation (SwiftUI) or set ``onChange``.
+/// Observe ``phase`` with Observation (SwiftUI), set ``onChange``, iterate ``phases`` (any number of observers),
+/// or await ``response``.
 @MainActor
 @Observable
 public final class ImageSlot {
@@ -53,6 +56,14 @@ public final class ImageSlot {
     /// Called on the main actor after every change of ``phase``; `nil` by default.
     @ObservationIgnored public var onChange: (@MainActor (ImageSlot) -> Void)?
 
+    /// What ``disappear()`` does; ``DisappearBehavior/cancel`` by default.
+    @ObservationIgnored public var disappearBehavior: DisappearBehavior = .cancel
+    /// Bytes received and expected (when known) for the current request's download; `nil` when nothing is being
+    /// downloaded for it (a cache hit, a file, or before the first bytes).
+    public internal(set) var progress: ImageTask.Progress?
+    /// The latest progressive preview of the current request (``ImageRequest/Options/progressivePreviews``), shown
+    /// while ``phase`` is `.loading`; `nil` otherwise. Never cached.
+    public internal(set) var preview: ImageResponse?
     /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
     /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
     /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
@@ -60,8 +71,9 @@ public final class ImageSlot {
     @ObservationIgnored package var checksGeneration = true
 
     @ObservationIgnored private var task: Task<Void, Never>?
-    @ObservationIgnored private var imageTask: ImageTask?
-    @ObservationIgnored private var generation: UInt64 = 0
+    @ObservationIgnored var imageTask: ImageTask?
+    @ObservationIgnored private(set) var generation: UInt64 = 0
+    @ObservationIgnored var observers: [UInt64: AsyncStream<Phase>.Continuation] = [:]
 
     public init(pipeline: ImagePipeline) {
         self.pipeline = pipeline
@@ -81,6 +93,8 @@ public final class ImageSlot {
         }
         stop(cancellingTheRunningLoad: checksGeneration)
         self.request = request
+        progress = nil
+        preview = nil
         guard let request else { return setPhase(.empty) }
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
         setPhase(.loading)
@@ -90,7 +104,9 @@ public final class ImageSlot {
         task = Task { [weak self] in
             let result: Result<ImageResponse, any Error>
             do {
-                result = .success(try await imageTask.response)
+                guard let response = try await self?.responseFollowingProgress(of: imageTask, generation: generation)
+                else { return imageTask.cancel() }
+                result = .success(response)
             } catch is CancellationError {
                 return
             } catch {
@@ -103,6 +119,8 @@ public final class ImageSlot {
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
     public func cancel() {
         stop()
+        progress = nil
+        preview = nil
         if phase.isLoading { setPhase(.empty) }
     }
 
@@ -139,6 +157,7 @@ public final class ImageSlot {
         }
         task = nil
         imageTask = nil
+        preview = nil
         switch result {
         case .success(let response): setPhase(.success(response))
         case .failure(let error): setPhase(.failure(error))
@@ -148,5 +167,6 @@ public final class ImageSlot {
     private func setPhase(_ phase: Phase) {
         self.phase = phase
         onChange?(self)
+        for observer in observers.values { observer.yield(phase) }
     }
 }

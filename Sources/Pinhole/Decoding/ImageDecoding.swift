@@ -5,8 +5,10 @@ public import Foundation
 /// Implementations (``PinholeVips/VipsDecoder`` on Linux) must:
 /// - pick the codec from magic bytes (``ImageFormat/sniff(_:)``), not from names or headers;
 /// - check ``DecodingOptions/maxPixelCount`` from the header *before* decoding pixels;
-/// - shrink on load to fit ``ThumbnailOptions/maxPixelSize`` (longest side, after EXIF orientation),
-///   never upscaling unless ``ThumbnailOptions/allowsUpscaling``;
+/// - shrink on load to exactly ``ThumbnailOptions/layout(width:height:)`` of the displayed size (after EXIF
+///   orientation): the box and content mode, cropped as the layout says, never upscaling unless
+///   ``ThumbnailOptions/allowsUpscaling``;
+/// - honour ``DecodingOptions/allowsTruncatedData`` (previews only);
 /// - apply EXIF orientation, convert to 8-bit sRGB, keep alpha, and give the first frame of animations;
 /// - run blocking work on their own bounded threads, never on Swift's cooperative pool, and check
 ///   cancellation before and after it.
@@ -33,6 +35,10 @@ public struct DecodingOptions: Sendable, Hashable {
     public var maxPixelCount: Int
     /// The most frames an animation may declare; 1,000 by default. Only the first is decoded.
     public var maxFrameCount: Int
+    /// Decode what is there when the data ends early (the missing part grey, or a progressive JPEG's later scans
+    /// left out) instead of failing with ``PinholeError/Code/truncated``; `false` by default. Only for previews:
+    /// such a result must never be cached as the image.
+    public var allowsTruncatedData: Bool
     /// `nil` (the default) trusts the bytes: any format the decoder reads. Otherwise the bytes come from an
     /// untrusted source (``SourcePolicy/untrusted(allowedFileRoot:)``) and may be decoded only as one of these
     /// formats (``ImageFormat/untrustedDefault`` unless the caller asks for more, such as ``ImageFormat/svg``):
@@ -44,11 +50,13 @@ public struct DecodingOptions: Sendable, Hashable {
         thumbnail: ThumbnailOptions? = nil,
         maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount,
         maxFrameCount: Int = 1000,
+        allowsTruncatedData: Bool = false,
         untrustedFormats: Set<ImageFormat>? = nil
     ) {
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
+        self.allowsTruncatedData = allowsTruncatedData
         self.untrustedFormats = untrustedFormats
     }
 }

@@ -27,7 +27,8 @@ final class DiskCacheSlot: Sendable {
             if let opening { return opening }
             let task = Task { [self] () -> DiskCache? in
                 do {
-                    return try await DiskCache(configuration: .init(directory: directory, sizeLimit: sizeLimit))
+                    // One instance per directory in the process: pipelines given the same directory share it.
+                    return try await DiskCache.shared(configuration: .init(directory: directory, sizeLimit: sizeLimit))
                 } catch {
                     let pinholeError = error as? PinholeError
                         ?? PinholeError(.cacheUnavailable, "\(directory.path): \(error)", underlying: error)

@@ -8,10 +8,26 @@ extension ImagePipeline {
         /// Fetches original bytes; by default HTTP(S) through one ``HTTPDataLoader`` and files through
         /// ``FileDataLoader``.
         public var dataLoader: any DataLoading
+        /// Loaders for other URL schemes, by lowercased scheme (`"s3"`, `"asset"`), tried before ``dataLoader``;
+        /// empty by default. `data:` URLs (RFC 2397) are built in. The pipeline accepts a request whose scheme is
+        /// `http`, `https`, `file`, `data` or a key here, and refuses any other with
+        /// ``PinholeError/Code/invalidRequest``.
+        public var dataLoaders: [String: any DataLoading] = [:]
+        /// Encodes thumbnails for the disk cache when ``diskCachePolicy`` stores encoded images (``PinholeVips``'s
+        /// `VipsEncoder`); `nil` by default (then only original bytes are stored).
+        public var encoder: (any ImageEncoding)?
+        /// What the disk cache keeps: original bytes, encoded processed thumbnails, or both;
+        /// ``DiskCachePolicy/storeOriginalData`` by default.
+        public var diskCachePolicy: DiskCachePolicy = .storeOriginalData
+        /// Where ``ImageRequest/processors`` and the size-aware memory lookup run; ``WorkerThreadPool/cpu`` by
+        /// default (never Swift's cooperative pool).
+        public var processingPool: WorkerThreadPool = .cpu
         /// Decoded images by ``ImageKey``; a cache with default limits (15% of physical memory, capped at
         /// 512 MB; 1,000 entries) by default. `nil` disables it.
         public var memoryCache: MemoryCache<ImageKey, DecodedImage>?
-        /// Directory of the disk cache of original bytes (HTTP sources only); `nil` (no disk cache) by default.
+        /// Directory of the disk cache (original bytes of HTTP and custom-scheme sources, and encoded thumbnails as
+        /// ``diskCachePolicy`` says); `nil` (no disk cache) by default. Pipelines given the same directory share
+        /// one ``DiskCache`` (the first one's size limit applies).
         /// An unusable directory leaves the pipeline working without it, reported once through
         /// ``onDiagnostic``.
         public var diskCacheDirectory: URL?
@@ -43,10 +59,13 @@ extension ImagePipeline {
         /// Receives one-line diagnostics (for example "disk cache unavailable"); `nil` by default.
         public var onDiagnostic: (@Sendable (String) -> Void)?
 
-        /// A configuration with the defaults above and `decoder`.
-        public init(decoder: any ImageDecoding, dataLoader: (any DataLoading)? = nil) {
+        /// A configuration with the defaults above, `decoder`, and optionally a loader and an encoder.
+        public init(
+            decoder: any ImageDecoding, dataLoader: (any DataLoading)? = nil, encoder: (any ImageEncoding)? = nil
+        ) {
             self.decoder = decoder
             self.dataLoader = dataLoader ?? SchemeRoutingDataLoader(http: HTTPDataLoader())
+            self.encoder = encoder
             self.memoryCache = MemoryCache<ImageKey, DecodedImage>()
         }
     }

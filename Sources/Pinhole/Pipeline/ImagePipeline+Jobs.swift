@@ -13,12 +13,18 @@ final class LoadedData: Sendable {
     let source: ImageResponse.Source
     /// What to store in the disk cache once a decode proved the bytes good; `nil` when nothing is to be stored.
     let pendingDiskEntry: DiskCache.Metadata?
+    /// The metadata of the disk-cache entry the bytes came from (for thumbnails made from them); `nil` otherwise.
+    let cachedMetadata: DiskCache.Metadata?
     private let stored = Atomic<Bool>(false)
 
-    init(data: Data, source: ImageResponse.Source, pendingDiskEntry: DiskCache.Metadata?) {
+    init(
+        data: Data, source: ImageResponse.Source, pendingDiskEntry: DiskCache.Metadata?,
+        cachedMetadata: DiskCache.Metadata? = nil
+    ) {
         self.data = data
         self.source = source
         self.pendingDiskEntry = pendingDiskEntry
+        self.cachedMetadata = cachedMetadata
     }
 
     /// `true` exactly once: the first image job whose decode succeeded stores the bytes.
@@ -31,6 +37,7 @@ extension ImagePipeline {
     /// The image job for `key` (`request` is the caller that started it): bytes from the data job, then a decode
     /// under the CPU limit, then the memory cache if the key allows it.
     func runImageJob(_ request: ImageRequest, key: ImageJobKey, context: JobContext) async throws -> LoadedImage {
+        if let stored = try await encodedImageHit(for: request, key: key) { return stored }
         let dataKey = key.data
         let dataSubscriber = UniqueID.next()
         context.observePriority { [dataJobs] in
@@ -67,39 +74,44 @@ extension ImagePipeline {
                 throw error
             }
         }
+        let result = try await processed(decoded, for: request)
         // Only bytes that decoded are worth keeping: a truncated or bogus body never reaches the disk cache.
-        if let metadata = loaded.pendingDiskEntry, loaded.claimDiskStore() {
+        if let metadata = loaded.pendingDiskEntry, configuration.diskCachePolicy.storesOriginalData(for: request),
+            loaded.claimDiskStore()
+        {
             await storeOriginal(loaded.data, metadata: metadata, for: dataKey.sourceKey)
         }
+        await storeEncodedImage(result, for: request, key: key, from: loaded)
         if key.writesMemoryCache {
-            configuration.memoryCache?.insert(decoded, for: key.image, cost: decoded.image.cost)
+            storeInMemory(result, for: key.image)
         }
-        return LoadedImage(decoded: decoded, source: loaded.source)
+        return LoadedImage(decoded: result, source: loaded.source)
     }
 
     /// The data job for `key` (`request` is the caller that started it): the disk cache when the key allows a
     /// read (fresh, or revalidated), else the loader under the network limit; the bytes are stored on disk only
     /// when the key allows a write and HTTP allows it (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
+        if let inline = try inlineData(of: request) { return inline }
         // The source was checked by every caller before it could reach this job (`image(for:)`).
         let isHTTP = !request.url.isFileURL
-        let useDisk = isHTTP && (key.readsDiskCache || key.writesDiskCache)
+        let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await diskCacheSlot.cache() : nil
         var cached: DiskCache.Entry?
         if let disk, key.readsDiskCache {
             cached = await disk.entry(for: key.sourceKey)
-            if let cached, cached.metadata.isFresh(now: Date()) {
+            // Offline (returnCacheDataDontLoad) takes a stale entry as it is.
+            if let cached, cached.metadata.isFresh(now: Date()) || !key.loadsFromSource {
                 recorder.record { $0.diskHits += 1 }
-                return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
+                return LoadedData(
+                    data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata)
             }
         }
         try Task.checkCancellation()
+        guard key.loadsFromSource else { throw Self.notCached(request) }
 
-        let dataRequest = DataRequest(
-            url: request.url,
-            ifNoneMatch: cached?.metadata.etag,
-            ifModifiedSince: cached?.metadata.lastModified
-        )
+        var dataRequest = Self.dataRequest(for: request, cached: cached)
+        observeLoading(&dataRequest, key: key, request: request)
         let token = UniqueID.next()
         context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
         let response: DataResponse
@@ -125,11 +137,15 @@ extension ImagePipeline {
             let verdict = DiskCacheFreshness.decision(
                 revalidatedBy: response, previous: cached.metadata,
                 defaultFreshness: configuration.diskCacheDefaultFreshness)
+            var refreshedMetadata: DiskCache.Metadata?
             switch verdict {
-            case .store(let refreshed): await disk.updateMetadata(refreshed, for: key.sourceKey)
+            case .store(let refreshed):
+                await disk.updateMetadata(refreshed, for: key.sourceKey)
+                refreshedMetadata = refreshed
             case .doNotStore: await disk.removeEntry(for: key.sourceKey)
             }
-            return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
+            return LoadedData(
+                data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshedMetadata)
         }
         if response.isNotModified {
             throw PinholeError(.networkFailure, "\(request.url.absoluteString): 304 Not Modified without a cached copy")
@@ -145,7 +161,9 @@ extension ImagePipeline {
             case .doNotStore: await disk.removeEntry(for: key.sourceKey)
             }
         }
-        return LoadedData(data: response.data, source: isHTTP ? .network : .file, pendingDiskEntry: pendingDiskEntry)
+        let source: ImageResponse.Source =
+            request.url.scheme?.lowercased() == "data" ? .providedData : isHTTP ? .network : .file
+        return LoadedData(data: response.data, source: source, pendingDiskEntry: pendingDiskEntry)
     }
 
     /// Whether `error` says the origin could not be reached (transport failure, timeout, `5xx`), the cases in which
@@ -162,7 +180,7 @@ extension ImagePipeline {
         try Task.checkCancellation()
         recorder.record { $0.downloadsStarted += 1 }
         do {
-            let response = try await configuration.dataLoader.loadData(for: request)
+            let response = try await loader(for: request.url).loadData(for: request)
             recorder.record {
                 $0.downloadsCompleted += 1
                 $0.bytesReceived += response.data.count
@@ -177,7 +195,7 @@ extension ImagePipeline {
         }
     }
 
-    private func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
+    func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
         guard let disk = await diskCacheSlot.cache() else { return }
         do {
             try await disk.store(data, metadata: metadata, for: key)

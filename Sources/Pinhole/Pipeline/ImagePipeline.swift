@@ -27,6 +27,11 @@ public final class ImagePipeline: Sendable {
     let diskCacheSlot: DiskCacheSlot
     /// The untrusted-source checks; `nil` under ``SourcePolicy/trusted``.
     let sourceGuard: UntrustedSourceGuard?
+    /// The thumbnails of each source and processing put in the memory cache: the size-aware lookup's index
+    /// (LRU, at most 10,000 groups; only hints, each checked against the memory cache).
+    let memoryVariants = MemoryCache<String, [ThumbnailOptions?]>(configuration: .init(countLimit: 10_000))
+    /// The image tasks waiting on each data job (progress and previews).
+    let loadObservers = LoadObservers()
 
     public init(configuration: Configuration) {
         (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
@@ -78,7 +83,7 @@ public final class ImagePipeline: Sendable {
             !request.options.contains(.reloadIgnoringCachedData),
             let decoded = configuration.memoryCache?[request.imageKey]
         else { return nil }
-        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache)
+        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
     }
 
     /// The counters since the pipeline was created.
@@ -108,25 +113,26 @@ public final class ImagePipeline: Sendable {
         recorder.record { $0.requests += 1 }
         // Validation comes before any cache: a cache shared with a more trusting pipeline must not answer.
         try validate(request)
-        try await checkSource(request.url)
+        if request.data == nil { try await checkSource(request.url) }  // bytes in hand: no URL is used
         if let cached = memoryCachedImage(for: request) {
             recorder.record { $0.memoryHits += 1 }
             return cached
         }
+        if let resized = try await resizedFromLargerCachedImage(for: request) { return resized }
         let key = request.imageJobKey
         let loaded = try await imageJobs.value(for: key, subscriber: subscriber, priority: priority) {
             [self] context in try await runImageJob(request, key: key, context: context)
         }
-        return ImageResponse(image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source)
+        return ImageResponse(image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
     }
 
     /// The checks that need neither DNS nor the file system: the scheme, and under an untrusted policy the
     /// address literals, file root and `..` checks.
-    private func validate(_ request: ImageRequest) throws {
+    func validate(_ request: ImageRequest) throws {
+        guard request.data == nil else { return }  // bytes in hand: no URL is used
         try sourceGuard?.checkWithoutResolving(request.url)
-        switch request.url.scheme?.lowercased() {
-        case "http", "https", "file": return
-        default: throw PinholeError(.invalidRequest, "unsupported URL scheme in \(request.url.absoluteString)")
+        guard supportsScheme(of: request.url) else {
+            throw PinholeError(.invalidRequest, "unsupported URL scheme in \(request.url.absoluteString)")
         }
     }
 

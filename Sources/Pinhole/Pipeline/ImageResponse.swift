@@ -10,6 +10,9 @@ public struct ImageResponse: Sendable, Hashable {
         case network
         /// Read from a local file, then decoded.
         case file
+        /// Bytes given with the request (``ImageRequest/init(id:data:thumbnail:processors:priority:options:)``) or
+        /// carried by a `data:` URL, decoded now.
+        case providedData
     }
 
     /// The thumbnail (or full-size image): 8-bit sRGB, oriented for display.
@@ -18,10 +21,13 @@ public struct ImageResponse: Sendable, Hashable {
     public var info: DecodedImage.SourceInfo
     /// Where it came from.
     public var source: Source
+    /// The request this answers (a caller that joined a shared job gets its own request here).
+    public var request: ImageRequest
 
-    public init(image: PixelImage, info: DecodedImage.SourceInfo, source: Source) {
+    public init(image: PixelImage, info: DecodedImage.SourceInfo, source: Source, request: ImageRequest) {
         self.image = image
         self.info = info
         self.source = source
+        self.request = request
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// The load starts when the task is made (``ImagePipeline/imageTask(for:)``). Changing the priority re-orders
 /// the job's queued work (download and decode) when this caller is the one that sets the job's highest
 /// priority. Cancelling makes ``response`` throw `CancellationError` at once; the shared job stops only when
-/// its last caller has gone.
+/// its last caller has gone. Follow ``progress`` and ``events`` (bytes received, progressive previews, the end).
 ///
 /// Thread-safe; use it from any isolation.
 public final class ImageTask: Sendable {
@@ -17,14 +17,26 @@ public final class ImageTask: Sendable {
     private let subscriber = UniqueID.next()
     private let currentPriority: Locked<Priority>
     private let task: Locked<Task<ImageResponse, any Error>?> = Locked(nil)
+    /// Progress, previews and the event observers (ImageTask+Events.swift).
+    let eventState = Locked(EventState())
 
     init(pipeline: ImagePipeline, request: ImageRequest) {
         self.pipeline = pipeline
         self.request = request
         self.currentPriority = Locked(request.priority)
+        // Registered before the load starts, so that no byte of the download goes unreported.
+        pipeline.loadObservers.add(self)
         // The closure holds the handle until the load ends: the priority is read from it under the lock.
         let task = Task { [self] in
-            try await pipeline.image(for: request, subscriber: subscriber, priority: { self.priority })
+            defer { pipeline.loadObservers.remove(self) }
+            do {
+                let response = try await pipeline.image(for: request, subscriber: subscriber, priority: { self.priority })
+                finish(.success(response))
+                return response
+            } catch {
+                finish(.failure(error))
+                throw error
+            }
         }
         self.task.withLock { $0 = task }
     }

@@ -29,6 +29,7 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
             case cacheUnavailable = "cache_unavailable"
             case writeFailed = "write_failed"
             case processingFailed = "processing_failed"
+            case notCached = "not_cached"
         }
 
         fileprivate let value: Value
@@ -77,6 +78,8 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let writeFailed = Code(value: .writeFailed)
         /// An ``ImageProcessing`` step failed; ``PinholeError/message`` says which and why.
         public static let processingFailed = Code(value: .processingFailed)
+        /// Offline (``ImageRequest/Options/returnCacheDataDontLoad``) and neither cache holds the image.
+        public static let notCached = Code(value: .notCached)
 
         /// Stable snake_case name, for logs and JSON (`"not_an_image"`).
         public var kind: String { value.rawValue }

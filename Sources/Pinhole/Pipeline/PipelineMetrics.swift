@@ -31,6 +31,16 @@ public struct PipelineMetrics: Sendable, Hashable, Codable {
     public var decodeFailures = 0
     /// Total time spent in successful decodes, in seconds.
     public var decodeSeconds = 0.0
+    /// Image jobs answered by an encoded thumbnail from the disk cache (no download, no full decode).
+    public var thumbnailDiskHits = 0
+    /// Encoded thumbnails written to the disk cache.
+    public var thumbnailDiskWrites = 0
+    /// Requests answered by shrinking a larger memory-cached image (the size-aware lookup).
+    public var memoryResizes = 0
+    /// Images that went through a request's processors.
+    public var processed = 0
+    /// Progressive previews made (never cached).
+    public var previews = 0
 
     public init() {}
 }

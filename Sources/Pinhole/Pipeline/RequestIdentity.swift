@@ -1,10 +1,11 @@
 /// What makes two requests the same work: the one place that decides which callers may share a job.
 ///
 /// Two requests share a job exactly when their job keys are equal. A job key holds
-/// - everything that changes the bytes or pixels a caller gets: the source key (``ImageRequest/sourceKey``) and,
-///   for image jobs, the processing (``ImageKey``: the thumbnail box today; processors join it there);
+/// - everything that changes the bytes or pixels a caller gets: the source key (``ImageRequest/sourceKey``, with
+///   the hash of the private headers), the request's own headers and timeout, and, for image jobs, the processing
+///   (``ImageKey``: the thumbnail box and content mode, and the processors' identifiers);
 /// - the cache policy that changes where the bytes may come from or go to (``CachePolicy``, derived from
-///   ``ImageRequest/Options``).
+///   ``ImageRequest/Options``: disk reads and writes, memory writes, and whether the source may be loaded at all).
 ///
 /// ``ImageRequest/priority`` is never part of a key: requests that differ only in priority share work, and the job
 /// runs at the highest priority of its callers. Options that change neither are not part of a key either
@@ -26,12 +27,16 @@ extension ImageRequest {
         var writesDiskCache: Bool
         /// The decoded image may be stored in the memory cache: not under `disableMemoryCacheWrites`.
         var writesMemoryCache: Bool
+        /// The source may be loaded (network, file): not under `returnCacheDataDontLoad`.
+        var loadsFromSource: Bool
 
         init(_ options: Options) {
             let usesDisk = !options.contains(.disableDiskCache)
             readsDiskCache = usesDisk && !options.contains(.reloadIgnoringCachedData)
-            writesDiskCache = usesDisk
+                && !options.contains(.disableDiskCacheReads)
+            writesDiskCache = usesDisk && !options.contains(.disableDiskCacheWrites)
             writesMemoryCache = !options.contains(.disableMemoryCacheWrites)
+            loadsFromSource = !options.contains(.returnCacheDataDontLoad)
         }
     }
 
@@ -42,7 +47,8 @@ extension ImageRequest {
     var dataJobKey: DataJobKey {
         let policy = cachePolicy
         return DataJobKey(sourceKey: sourceKey, readsDiskCache: policy.readsDiskCache,
-                          writesDiskCache: policy.writesDiskCache)
+                          writesDiskCache: policy.writesDiskCache, loadsFromSource: policy.loadsFromSource,
+                          headers: headers, timeout: timeout, isInline: data != nil)
     }
 
     /// The key of the image job that decodes this request's image.
@@ -62,9 +68,18 @@ struct DataJobKey: Sendable, Hashable, CustomStringConvertible {
     let readsDiskCache: Bool
     /// Whether the downloaded bytes may be stored on disk.
     let writesDiskCache: Bool
+    /// Whether the source may be loaded (not offline, `returnCacheDataDontLoad`).
+    let loadsFromSource: Bool
+    /// The request's own HTTP headers (they may change the bytes: `Accept`, credentials…).
+    let headers: [String: String]
+    /// The request's transfer deadline (a joiner must not inherit a longer or shorter one).
+    let timeout: Duration?
+    /// Whether the bytes are in hand (``ImageRequest/init(id:data:thumbnail:processors:priority:options:)``).
+    let isInline: Bool
 
     var description: String {
         "\(sourceKey) [disk \(readsDiskCache ? "r" : "-")\(writesDiskCache ? "w" : "-")]"
+            + (loadsFromSource ? "" : " [offline]") + (headers.isEmpty ? "" : " [\(headers.count) headers]")
     }
 }
 

@@ -18,7 +18,7 @@ extension ImageProcessors {
         }
 
         /// `pinhole.gaussianBlur(sigma=S)`.
-        public var identifier: String { "pinhole.gaussianBlur(sigma=\(ImageProcessors.identifierNumber(sigma)))" }
+        public var identifier: String { "pinhole.gaussianBlur(sigma=\(sigma))" }
 
         public func process(_ image: PixelImage) throws -> PixelImage {
             guard sigma > 0 else { return image }

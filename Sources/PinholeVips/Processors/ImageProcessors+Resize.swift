@@ -38,18 +38,13 @@ extension ImageProcessors {
 
         public func process(_ image: PixelImage) throws -> PixelImage {
             let layout = thumbnail.layout(width: image.width, height: image.height)
-            guard layout.resized != PixelSize(width: image.width, height: image.height) || layout.crop != nil else {
-                return image
-            }
             let (pixels, overflow) = layout.resized.width.multipliedReportingOverflow(by: layout.resized.height)
             guard !overflow, pixels <= DecodingOptions.defaultMaxPixelCount else {
                 throw PinholeError(
                     .tooManyPixels,
                     "resizing to \(layout.resized) is over the limit of \(DecodingOptions.defaultMaxPixelCount) pixels")
             }
-            return try ImageProcessors.withVips(image, operation: "resize to \(layout)") { source, failure in
-                try source.resized(to: layout.resized, failure: failure).cropped(to: layout, failure: failure)
-            }
+            return try ImageProcessors.resize(image, to: layout)
         }
     }
 }

@@ -20,7 +20,7 @@ extension ImageProcessors {
         }
 
         /// `pinhole.roundedCorners(radius=R)` with the radius in pixels.
-        public var identifier: String { "pinhole.roundedCorners(radius=\(ImageProcessors.identifierNumber(radius)))" }
+        public var identifier: String { "pinhole.roundedCorners(radius=\(radius))" }
 
         public func process(_ image: PixelImage) throws -> PixelImage {
             try ImageProcessors.withVips(image, operation: "rounded corners") { source, failure in

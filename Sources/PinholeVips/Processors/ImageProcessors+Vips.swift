@@ -18,7 +18,4 @@ extension ImageProcessors {
         let source = try VipsImageHandle.copying(image, failure: failure)
         return try body(source, failure).pixelImage(failure: failure)
     }
-
-    /// Formats a length for an identifier: shortest form that reads back to the same `Double` (`8.0`, `12.5`).
-    static func identifierNumber(_ value: Double) -> String { "\(value)" }
 }

@@ -43,9 +43,11 @@ struct ArgumentParser: Sendable {
             if let inlineValue {
                 guard !inlineValue.isEmpty else { throw UsageError("\(spec.name) needs a value") }
                 result.values[spec.name] = inlineValue
+                result.allValues[spec.name, default: []].append(inlineValue)
             } else {
                 guard index < tokens.endIndex else { throw UsageError("\(spec.synopsis): missing value") }
                 result.values[spec.name] = tokens[index]
+                result.allValues[spec.name, default: []].append(tokens[index])
                 index += 1
             }
         }

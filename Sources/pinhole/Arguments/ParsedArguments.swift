@@ -6,6 +6,8 @@ struct ParsedArguments: Sendable, Equatable {
     var positionals: [String] = []
     /// The value of each option that was given, by long name (`"--size"`); the last one wins when repeated.
     var values: [String: String] = [:]
+    /// Every value of each option, in the order given (for repeatable options such as `--header`).
+    var allValues: [String: [String]] = [:]
     /// The flags that were given, by long name (`"--json"`).
     var flags: Set<String> = []
 
@@ -17,6 +19,11 @@ struct ParsedArguments: Sendable, Equatable {
     /// The raw value of option `name`, or `nil` when it was not given.
     func string(_ name: String) -> String? {
         values[name]
+    }
+
+    /// Every value given to option `name`, in order; empty when it was not given.
+    func strings(_ name: String) -> [String] {
+        allValues[name] ?? []
     }
 
     /// The value of option `name` as a decimal integer in `range`, or `defaultValue` when it was not given.

@@ -21,7 +21,7 @@ extension ThumbnailCommand {
     private func queueListedInputs(
         _ list: String, into queue: BoundedQueue<BatchItem>, reporter: BatchReporter, countsTotal: Bool
     ) async {
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.fileExtension)
+        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
         do {
             if countsTotal && list != "-" {
                 reporter.setTotal(try await countListedInputs(list))
@@ -85,7 +85,7 @@ extension ThumbnailCommand {
                 await reporter.record(BatchRecord(Self.failure(feed, error), output: nil))
             }
         }
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.fileExtension)
+        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
         let names = naming.names(for: inputs.map(\.relativePath))
         reporter.countListed(inputs.count)
         let selected = zip(inputs, names).filter { isInShard(StableHash.fnv1a64($0.0.path)) }

@@ -31,6 +31,8 @@ extension ThumbnailCommand {
         var allowedRoot: String = "."
         /// Show the help and do nothing else.
         var showsHelp = false
+        /// The box, content mode, scale, headers and offline flag of every request (ThumbnailCommand+RequestOptions).
+        var request = RequestFlags()
         /// A file of inputs, one per line, read as the run goes (`-`: stdin); see ``batchOptions``.
         var inputList: String?
         /// This process's share of the inputs (`--shard`), if any.
@@ -58,8 +60,10 @@ extension ThumbnailCommand {
                 + "format follows the extension (.jpg, .jpeg, .png or .webp)."),
             .value("--feed", "FEED", help: "A JSON Feed 1.1 document (path or http(s) URL); the image of every item "
                 + "is an input too."),
-            .value("--cache-dir", "DIR", help: "Keep downloaded originals in a disk cache in DIR (LRU, 150 MB) and "
-                + "revalidate them with the server; an unusable DIR is reported and skipped."),
+            .value("--cache-dir", "DIR", help: "Keep the thumbnails of URLs (encoded, with their originals' HTTP "
+                + "freshness) and the originals in a disk cache in DIR (LRU, 150 MB): a second run over the same "
+                + "URLs and sizes downloads and decodes nothing while they are fresh, and revalidates them when "
+                + "stale. An unusable DIR is reported and skipped."),
             .flag("--untrusted", help: "Treat inputs as untrusted: only http(s) URLs whose host is public (checked "
                 + "again at every redirect; loopback, private and link-local addresses in any spelling are refused) "
                 + "and files under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels "
@@ -70,7 +74,7 @@ extension ThumbnailCommand {
                 + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
             .flag("--help", help: "Show this help (also -h)."),
-        ] + batchOptions
+        ] + batchOptions + requestOptions
 
         /// Parses the arguments after `thumbnail`.
         ///
@@ -113,6 +117,7 @@ extension ThumbnailCommand {
                 configuration.contactSheet = sheet
             }
             try configuration.parseBatchOptions(parsed, environment: environment)
+            try configuration.parseRequestOptions(parsed)
             return configuration
         }
 
@@ -137,6 +142,8 @@ extension ThumbnailCommand {
                 "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS] [--format jpeg|png|webp]",
                 "                         [--quality Q] [--out DIR] [--jobs N] [--contact-sheet FILE]",
                 "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
+                "                         [--width W --height H [--fit | --fill [--crop centre|attention|entropy]]]",
+                "                         [--scale S] [--header 'NAME: VALUE']... [--offline]",
                 "       pinhole thumbnail --input-list FILE|- [--shard I/N|auto/N] [--skip-existing] [--jsonl]",
                 "                         [OPTIONS]",
                 "",

@@ -3,9 +3,10 @@ import Pinhole
 import PinholeGallery
 
 extension ThumbnailCommand {
-    /// The pipeline the command loads through: the injected decoder, HTTP(S) and file loaders, a memory cache
-    /// (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir`, and a CPU limit of
-    /// `--jobs`. Diagnostics (an unusable cache directory) go to stderr once.
+    /// The pipeline the command loads through: the injected decoder and encoder, HTTP(S) and file loaders, a memory
+    /// cache (so a URL repeated in the inputs is decoded once), the disk cache of `--cache-dir` (encoded thumbnails
+    /// and originals, ``DiskCachePolicy/storeAll``), and a CPU limit of `--jobs`. Diagnostics (an unusable cache
+    /// directory) go to stderr once.
     func makePipeline() -> ImagePipeline {
         ImagePipeline(configuration: pipelineConfiguration())
     }
@@ -13,9 +14,13 @@ extension ThumbnailCommand {
     /// The configuration of ``makePipeline()``.
     func pipelineConfiguration() -> ImagePipeline.Configuration {
         let loader = SchemeRoutingDataLoader(http: HTTPDataLoader(), file: FileDataLoader(pool: ioPool))
-        var pipelineConfiguration = ImagePipeline.Configuration(decoder: codecs.decoder, dataLoader: loader)
+        var pipelineConfiguration = ImagePipeline.Configuration(
+            decoder: codecs.decoder, dataLoader: loader, encoder: codecs.encoder)
         pipelineConfiguration.processingConcurrencyLimit = configuration.jobs
         pipelineConfiguration.diskCacheDirectory = configuration.cacheDirectory.map { URL(fileURLWithPath: $0) }
+        // Thumbnails go to disk encoded, so a second run decodes nothing while they are fresh; originals go too, so
+        // a stale thumbnail is revalidated (a conditional request, 304: no body) and another size needs no download.
+        pipelineConfiguration.diskCachePolicy = .storeAll
         if configuration.untrusted {
             pipelineConfiguration.sourcePolicy = .untrusted(allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
         }

@@ -78,7 +78,7 @@ struct ThumbnailCommand: Sendable {
             }
         }
         let pipeline = makePipeline()
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.fileExtension)
+        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
         let outputNames = naming.names(for: inputs.map(\.relativePath))
         let outcomes = await process(inputs, outputNames: outputNames, pipeline: pipeline, progress: progress)
 
@@ -101,6 +101,8 @@ struct ThumbnailCommand: Sendable {
         report.coalesced = metrics.coalescedJoins
         report.memoryHits = metrics.memoryHits
         report.diskHits = metrics.diskHits
+        report.decodes = metrics.decodes
+        report.thumbnailDiskHits = metrics.thumbnailDiskHits
         if let sheet = configuration.contactSheet {
             do {
                 report.contactSheet = try await writeContactSheet(images, to: sheet)
@@ -147,7 +149,7 @@ struct ThumbnailCommand: Sendable {
     /// Loads (through the pipeline), encodes and writes one input.
     func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
         do {
-            let request = ImageRequest(url: input.source, thumbnail: ThumbnailOptions(maxPixelSize: configuration.size))
+            let request = configuration.request.request(for: input.source, size: configuration.size)
             let decoded = try await pipeline.image(for: request)
             try Task.checkCancellation()
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)

@@ -74,6 +74,10 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
     var memoryHits: Int = 0
     /// Loads answered from the disk cache (fresh, or revalidated with 304).
     var diskHits: Int = 0
+    /// Full decodes of original bytes (a thumbnail read back from the disk cache is not one).
+    var decodes: Int = 0
+    /// Thumbnails answered by their encoded copy in the disk cache (no download, no full decode).
+    var thumbnailDiskHits: Int = 0
 
     /// The process exit status: 0 when every input succeeded and the contact sheet (if any) was written, else 1.
     var exitStatus: Int32 { errors.isEmpty ? 0 : 1 }

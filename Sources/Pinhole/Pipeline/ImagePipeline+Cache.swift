@@ -1,0 +1,71 @@
+public import Foundation
+
+extension ImagePipeline {
+    /// Looks up, stores and removes one request's entries in the pipeline's caches: its processed image (memory
+    /// cache, and the encoded copy on disk) and its source's original bytes (disk cache).
+    ///
+    /// Keys are the request's own (``ImageRequest/imageKey`` and ``ImageRequest/sourceKey``, private headers
+    /// included), so what is stored here is what ``ImagePipeline/image(for:)`` finds. Safe from any isolation;
+    /// disk work runs on the disk cache's I/O pool.
+    public var cache: Cache { Cache(pipeline: self) }
+
+    /// See ``ImagePipeline/cache``.
+    public struct Cache: Sendable {
+        let pipeline: ImagePipeline
+
+        /// The memory-cached image for `request`, or `nil`. Synchronous; not counted in the metrics.
+        public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+            guard let decoded = pipeline.configuration.memoryCache?[request.imageKey] else { return nil }
+            return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
+        }
+
+        /// Puts `image` in the memory cache as `request`'s result (it should be what the request would give:
+        /// the thumbnail after the processors).
+        public func storeCachedImage(_ image: DecodedImage, for request: ImageRequest) {
+            pipeline.storeInMemory(image, for: request.imageKey)
+        }
+
+        /// Removes `request`'s image from the memory cache and its encoded copy from the disk cache.
+        public func removeCachedImage(for request: ImageRequest) async {
+            pipeline.configuration.memoryCache?.removeValue(for: request.imageKey)
+            await pipeline.diskCacheSlot.cache()?.removeEntry(for: EncodedImageEntry.diskKey(for: request.imageKey))
+        }
+
+        /// The original bytes of `request`'s source in the disk cache (fresh or not), or `nil`.
+        public func cachedData(for request: ImageRequest) async -> Data? {
+            await pipeline.diskCacheSlot.cache()?.entry(for: request.sourceKey)?.data
+        }
+
+        /// Whether the disk cache holds `request`'s encoded image (fresh or not).
+        public func containsEncodedImage(for request: ImageRequest) async -> Bool {
+            await pipeline.diskCacheSlot.cache()?.entry(for: EncodedImageEntry.diskKey(for: request.imageKey)) != nil
+        }
+
+        /// Stores `data` as the original bytes of `request`'s source, fresh until `expiresAt` (`nil`: until the
+        /// pipeline's ``Configuration/diskCacheDefaultFreshness`` from now).
+        ///
+        /// - Throws: ``PinholeError/Code/cacheUnavailable`` without a usable disk cache or when the write fails.
+        public func storeCachedData(_ data: Data, for request: ImageRequest, expiresAt: Date? = nil) async throws {
+            guard let disk = await pipeline.diskCacheSlot.cache() else {
+                throw PinholeError(.cacheUnavailable, "the pipeline has no usable disk cache")
+            }
+            let freshness = pipeline.configuration.diskCacheDefaultFreshness.components
+            let expiry = expiresAt ?? Date().addingTimeInterval(Double(freshness.seconds))
+            try await disk.store(data, metadata: DiskCache.Metadata(expiresAt: expiry), for: request.sourceKey)
+        }
+
+        /// Removes the original bytes of `request`'s source from the disk cache.
+        public func removeCachedData(for request: ImageRequest) async {
+            await pipeline.diskCacheSlot.cache()?.removeEntry(for: request.sourceKey)
+        }
+    }
+}
+
+extension ImagePipeline {
+    /// The full-size image at `url` (oriented, 8-bit sRGB), through the caches; `ImageRequest(url: url)`.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise.
+    public func image(for url: URL) async throws -> ImageResponse {
+        try await image(for: ImageRequest(url: url))
+    }
+}

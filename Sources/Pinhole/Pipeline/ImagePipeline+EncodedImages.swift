@@ -1,0 +1,65 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Whether `request`'s result goes to (and comes from) the disk cache encoded.
+    func storesEncodedImages(for request: ImageRequest) -> Bool {
+        configuration.diskCachePolicy.storesEncodedImages(for: request) && request.usesDiskCacheForData
+    }
+
+    /// The image job's answer from an encoded image in the disk cache, or `nil` (then the job loads and decodes).
+    ///
+    /// The entry must be fresh (it carries the original's HTTP freshness), or the request offline
+    /// (``ImageRequest/Options/returnCacheDataDontLoad``, which takes a stale entry as it is). The small stored
+    /// image is decoded at full size; that is a ``PipelineMetrics/thumbnailDiskHits``, not a
+    /// ``PipelineMetrics/decodes``. An entry that does not parse or decode is removed and reads as a miss.
+    func encodedImageHit(for request: ImageRequest, key: ImageJobKey) async throws -> LoadedImage? {
+        guard storesEncodedImages(for: request), key.data.readsDiskCache, let disk = await diskCacheSlot.cache()
+        else { return nil }
+        let diskKey = EncodedImageEntry.diskKey(for: key.image)
+        guard let entry = await disk.entry(for: diskKey),
+            entry.metadata.isFresh(now: Date()) || !key.data.loadsFromSource
+        else { return nil }
+        try Task.checkCancellation()
+        guard let stored = EncodedImageEntry(decoding: entry.data) else {
+            await disk.removeEntry(for: diskKey)
+            return nil
+        }
+        let decoded: DecodedImage
+        do {
+            decoded = try await configuration.decoder.decode(
+                stored.image, options: DecodingOptions(maxPixelCount: configuration.maxPixelCount))
+        } catch let error as PinholeError {
+            configuration.onDiagnostic?("disk cache: dropped an encoded image that does not decode: \(error)")
+            await disk.removeEntry(for: diskKey)
+            return nil
+        }
+        let result = DecodedImage(image: decoded.image, info: stored.info)
+        recorder.record { $0.thumbnailDiskHits += 1 }
+        if key.writesMemoryCache { storeInMemory(result, for: key.image) }
+        return LoadedImage(decoded: result, source: .diskCache)
+    }
+
+    /// Stores `decoded` (the processed result) encoded, with the freshness of the original it was made from:
+    /// PNG when it has alpha, else JPEG at quality 90. Only when the policy and the key allow a write, an
+    /// encoder is configured, and HTTP allowed storing the original's response (a `no-store` response leaves no
+    /// thumbnail behind either). Failures are reported through ``Configuration/onDiagnostic`` and dropped.
+    func storeEncodedImage(_ decoded: DecodedImage, for request: ImageRequest, key: ImageJobKey, from loaded: LoadedData)
+        async
+    {
+        guard storesEncodedImages(for: request), key.data.writesDiskCache, let encoder = configuration.encoder,
+            let metadata = loaded.pendingDiskEntry ?? loaded.cachedMetadata, let disk = await diskCacheSlot.cache()
+        else { return }
+        let options =
+            decoded.image.hasAlpha ? EncodingOptions(format: .png) : EncodingOptions(format: .jpeg, quality: 90)
+        do {
+            let image = try await encoder.encode(decoded.image, options: options)
+            let payload = try EncodedImageEntry(info: decoded.info, image: image).encoded()
+            try await disk.store(payload, metadata: metadata, for: EncodedImageEntry.diskKey(for: key.image))
+            recorder.record { $0.thumbnailDiskWrites += 1 }
+        } catch is CancellationError {
+            return
+        } catch {
+            configuration.onDiagnostic?("disk cache: could not store the encoded image of \(key.image): \(error)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Schemes the default loaders handle (`http`, `https`, `file`) plus `data`.
+    static let builtInSchemes: Set<String> = ["http", "https", "file", "data"]
+
+    /// The loader for `url`: ``Configuration/dataLoaders`` by scheme, then the built-in `data:` loader, then
+    /// ``Configuration/dataLoader``.
+    func loader(for url: URL) -> any DataLoading {
+        let scheme = url.scheme?.lowercased() ?? ""
+        if let custom = configuration.dataLoaders[scheme] { return custom }
+        if scheme == "data" { return DataURLLoader() }
+        return configuration.dataLoader
+    }
+
+    /// Whether some loader takes `url`'s scheme.
+    func supportsScheme(of url: URL) -> Bool {
+        let scheme = url.scheme?.lowercased() ?? ""
+        return Self.builtInSchemes.contains(scheme) || configuration.dataLoaders[scheme] != nil
+    }
+
+    /// The ``DataRequest`` a data job sends: the URL, validators of a cached copy, and the request's own
+    /// headers and timeout.
+    static func dataRequest(for request: ImageRequest, cached: DiskCache.Entry?) -> DataRequest {
+        DataRequest(
+            url: request.url, ifNoneMatch: cached?.metadata.etag, ifModifiedSince: cached?.metadata.lastModified,
+            headers: request.headers, timeout: request.timeout)
+    }
+
+    /// The bytes of a request made from bytes in hand, as a data job's result; `nil` for other requests.
+    ///
+    /// - Throws: ``PinholeError/Code/emptyData`` or ``PinholeError/Code/notAnImage`` for bytes that are no image.
+    func inlineData(of request: ImageRequest) throws -> LoadedData? {
+        guard let data = request.data else { return nil }
+        if let error = PinholeError.forSniffed(ImageFormat.sniff(data)) { throw error }
+        return LoadedData(data: data, source: .providedData, pendingDiskEntry: nil)
+    }
+
+    /// The offline answer when nothing cached can serve `request`.
+    static func notCached(_ request: ImageRequest) -> PinholeError {
+        PinholeError(
+            .notCached,
+            "\(request.url.absoluteString) is not in the memory or disk cache, and returnCacheDataDontLoad forbids loading it")
+    }
+}
