@@ -36,7 +36,9 @@ struct CancellationStormTests {
         // When it runs the storm
         let arguments = ["debug", "storm", "--seed", "1", "--requests", "\(Self.requests)"]
         let result = try await PinholeBinary.run(arguments, in: directory.path)
-        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        let report = try #require(
+            try? JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)),
+            "no report: status \(result.status), stdout \(result.stdout.prefix(400)), stderr \(result.stderr.suffix(3000))")
         // Then every caller got exactly one answer, of each kind
         #expect(report.requests == Self.requests)
         #expect(report.succeeded + report.failed + report.cancelled == Self.requests)
