@@ -1,7 +1,6 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
-import Synchronization
 import Testing
 @testable import pinhole
 
@@ -60,7 +59,7 @@ struct BatchResumeEndToEndTests {
         let server = try PinholeTestServer()
         defer { server.stop() }
         // (held: the last 10 URLs get no answer until the last run)
-        let holding = Mutex(true)
+        let holding = Locked(true)
         let heldFrom = Self.inputCount - 20
         server.setHandler { request in
             guard let number = Int(request.path.dropFirst("/photos/".count).prefix { $0.isNumber }) else { return nil }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Pinhole
 import PinholeVips
 import Testing
@@ -112,7 +111,7 @@ struct DecodeInterruptionTests {
 
 /// Collects the stop switches a decoder hands out (thread-safe).
 final class Switches: Sendable {
-    private let storage = Mutex<[DecodeInterruption]>([])
+    private let storage = Locked<[DecodeInterruption]>([])
 
     @Sendable func append(_ interruption: DecodeInterruption) { storage.withLock { $0.append(interruption) } }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Pinhole
 import PinholeVips
 import Testing
@@ -65,7 +64,7 @@ struct SecondCaseSetTests {
 
 /// Collects a decoder's diagnostics (thread-safe).
 final class Diagnostics: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     @Sendable func append(_ line: String) { storage.withLock { $0.append(line) } }
 

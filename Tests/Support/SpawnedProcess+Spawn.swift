@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +13,7 @@ final class SpawnedProcessExit: Sendable {
     }
 
     private let pid: pid_t
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(pid: pid_t) {
         self.pid = pid
@@ -115,5 +114,23 @@ enum Spawner {
             throw SpawnError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         return pid
+    }
+}
+
+/// A value behind an `NSLock` (a pthread mutex, which ThreadSanitizer sees). Not `Synchronization.Mutex`: on Linux
+/// (Swift 6.3.1) its contended path is a PI-futex system call that ThreadSanitizer cannot see, so two threads that
+/// really take turns are reported as a race (seen in CI: the reaper thread and `wait()`). Pinhole's own `Locked`
+/// is the same thing; this module does not depend on Pinhole.
+final class LockedState<State>: @unchecked Sendable {
+    // Invariant: `state` is read and written only inside `withLock`, while `lock` is held.
+    private let lock = NSLock()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
     }
 }

@@ -1,7 +1,6 @@
 import CTurboJPEG
 import Foundation
 import Pinhole
-import Synchronization
 
 /// The JPEGs the scroll reproduction's server hands out: for URL `/img/<row>?v=<generation>`, the square photo
 /// of row `row % count` with that URL's ``ScrollImageCode`` painted over its top half, as JPEG quality 80 (4:2:0).
@@ -11,7 +10,7 @@ import Synchronization
 /// encodes while it is measured. Thread-safe: the server asks from its connection threads.
 final class CodedImages: Sendable {
     private let squares: [PixelImage]
-    private let cache = Mutex<[ScrollImageCode: Data]>([:])
+    private let cache = Locked<[ScrollImageCode: Data]>([:])
 
     /// - Parameter squares: the photos (8-bit RGB), row `r` shows `squares[r % squares.count]`.
     init(squares: [PixelImage]) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Pinhole
@@ -16,7 +15,7 @@ import Glibc
 struct ImageSlotCancellationTests {
     /// A loader whose loads wait until cancelled, recording the thread its cancellation handler ran on.
     final class WaitingLoader: DataLoading {
-        private let state = Mutex<(started: Int, cancelThreads: [pthread_t])>((0, []))
+        private let state = Locked<(started: Int, cancelThreads: [pthread_t])>((0, []))
 
         var started: Int { state.withLock { $0.started } }
         /// The thread each cancellation handler ran on, in order.

@@ -1,6 +1,5 @@
 import Foundation
 import PinholeTestSupport
-import Synchronization
 import Testing
 
 @testable import Pinhole
@@ -25,7 +24,7 @@ struct ImageProcessingTests {
     }
 
     final class Recorder: Sendable {
-        let threads = Mutex<[String]>([])
+        let threads = Locked<[String]>([])
     }
 
     static let one = PixelImage(width: 1, height: 1, pixelFormat: .gray8, pixels: [7])
