@@ -25,20 +25,31 @@ struct ImageSlotTests {
     }
 
     @Test func lateResultForAnOlderRequestIsDropped() async throws {
-        // Given a slot bound to A, whose load task has not run yet (it runs on the main actor, which this test
-        // holds until its first `await`), and A's image appearing in the memory cache meanwhile: that task will
-        // get A's image even though it is cancelled (a memory hit answers at once), as a result that was already
-        // on its way when the slot moved on would
-        let fixture = PipelineFixture()
-        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
-        let slot = ImageSlot(pipeline: fixture.pipeline)
+        // Given a slot bound to A, whose load has not reached the loader yet, and A's image appearing in the memory
+        // cache meanwhile: A's load will get A's image even though it is cancelled (a memory hit answers at once),
+        // as a result that was already on its way when the slot moved on would. (The slot's `ImageTask` starts on
+        // the pool at once; on a slow run it can reach the loader before this test inserts A's image. Such an
+        // attempt does not make the case, so it is dropped and the setup made again, up to 20 times.)
         let a = ImageRequest(url: PipelineFixture.url("a.png"), maxPixelSize: 32)
         let b = ImageRequest(url: PipelineFixture.url("b.png"), maxPixelSize: 32)
         try #require(FakeImage.colour(for: a.url) != FakeImage.colour(for: b.url))
-        slot.load(a)
-        let decodedA = FakeImage.decoded(source: a.url.absoluteString, thumbnail: .init(maxPixelSize: 32))
-        try #require(slot.request == a && slot.phase.isLoading && fixture.loader.calls.isEmpty)
-        fixture.pipeline.configuration.memoryCache?.insert(decodedA, for: a.imageKey, cost: decodedA.image.cost)
+        var setup: (fixture: PipelineFixture, slot: ImageSlot)?
+        for _ in 1...20 {
+            let fixture = PipelineFixture()
+            let slot = ImageSlot(pipeline: fixture.pipeline)
+            slot.load(a)
+            let decodedA = FakeImage.decoded(source: a.url.absoluteString, thumbnail: .init(maxPixelSize: 32))
+            try #require(slot.request == a && slot.phase.isLoading)
+            fixture.pipeline.configuration.memoryCache?.insert(decodedA, for: a.imageKey, cost: decodedA.image.cost)
+            if fixture.loader.calls.isEmpty {
+                setup = (fixture, slot)
+                break
+            }
+            slot.cancel()
+            fixture.loader.close()
+        }
+        let (fixture, slot) = try #require(setup, "A's load reached the loader first in 20 attempts")
+        defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
 
         // When the slot moves to B before A's result is applied, and A's task then runs (at this test's first
         // suspension) and gets A's image
