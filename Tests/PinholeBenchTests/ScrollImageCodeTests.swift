@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
@@ -7,7 +8,7 @@ import Testing
 
 /// The code painted into every served image survives what the pipeline does to it (JPEG quality 80, then a
 /// 64-pixel thumbnail), and tells apart rows and refreshes that share a photo.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ScrollImageCodeTests {
     /// A 600 × 600 noisy "photo" (the code must not depend on a calm background).
     static let square: PixelImage = {

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// generation arrives after its row moved on to the next), ImageSlot with its generation check switched off shows
 /// stale images and the measure counts them, read from their pixels; the guarded slot shows none.
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct ScrollMeasureTests {
     static func configuration(_ strategy: ScrollBenchmark.Strategy) -> ScrollBenchmark.Configuration {
         var configuration = ScrollReproductionTests.configuration()

@@ -1,8 +1,9 @@
 import Testing
 @testable import pinhole
+import PinholeTestSupport
 
 /// Parsing the batch options of `pinhole thumbnail` and the combinations they refuse.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct BatchOptionsTests {
     typealias Configuration = ThumbnailCommand.Configuration
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
@@ -14,7 +15,7 @@ import Testing
 /// (a TSan run in CI once saw the target line only after the child had done everything). The kill comes at most
 /// 30 ms after a random input of the first half of those that can finish. 120 inputs and 2 kills; 480 and 10
 /// with `PINHOLE_STRESS=1`.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(scaledMinutes: 5))
 struct BatchResumeEndToEndTests {
     static let fixtures = ["baseline.jpg", "progressive.jpg", "size-key-source.jpg"]
     static let inputCount = ProcessInfo.processInfo.environment["PINHOLE_STRESS"] == "1" ? 480 : 120

@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 @testable import pinhole
 
 /// Batch runs with fake codecs (no libvips): shards, resume, bounded read-ahead, bad lines.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct BatchRunTests {
     /// `count` fake images `in/NNNN.png` of distinct sizes, and `list.txt` naming them by absolute path.
     private func makeList(_ count: Int, in directory: TemporaryDirectory) throws -> [String] {

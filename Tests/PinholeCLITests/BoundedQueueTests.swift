@@ -1,10 +1,11 @@
 import Pinhole
 import Testing
 @testable import pinhole
+import PinholeTestSupport
 
 /// The queue between the reader of an input list and the workers: never more than its capacity, first in
 /// first out, and nobody left waiting at the end or on cancellation.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct BoundedQueueTests {
     @Test func aProducerWaitsWhileTheQueueIsFull() async throws {
         // Given a queue of 3 and a producer of 10 elements with no consumer yet

@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import pinhole
 
 /// How each INPUT argument is read: a path, an http(s) URL, or an input error (never dropped).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct InputArgumentTests {
     @Test(arguments: ["http://exa mple.com/s05/plain.jpg", "https://", "http:///a.jpg", "http://[::1/x",
                       "HTTP://a b/x.jpg", "http://a.example:99999/x.jpg", "ftp://a.example/b.jpg", "gopher://x/y",

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 @testable import pinhole
@@ -9,7 +10,7 @@ import Glibc
 
 /// Reading an input list a chunk at a time: lines split across chunks, CRLF, blank lines, and bad lines that
 /// are reported without being kept.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct InputListReaderTests {
     private func entries(of text: [UInt8], chunkBytes: Int) async throws -> [InputListReader.Entry] {
         let directory = try TemporaryDirectory()

@@ -1,9 +1,10 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 @testable import pinhole
 
 /// Names of listed inputs: from the input alone, stable, distinct for distinct inputs, within 255 bytes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ListedOutputNamingTests {
     let naming = OutputNaming(size: 360, fileExtension: "jpg")
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// The command-line cases of the second case set (Tests/Fixtures/cases-s2): S03 and S04a run twice over one
 /// `--cache-dir`, S05d an unparseable URL argument, S06b a URL whose host and path make a name over 255 bytes.
 /// The built binary runs against a loopback server started by the test.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ManifestS2CommandLineTests {
     static func input(_ name: String) throws -> Data {
         try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/cases-s2/inputs/\(name)"))

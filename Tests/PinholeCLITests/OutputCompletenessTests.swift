@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 @testable import pinhole
 
 /// `--skip-existing` leaves only whole outputs alone: a file cut short, empty, or of another format is made again.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct OutputCompletenessTests {
     @Test(arguments: [
         ("baseline.jpg", ImageFormat.jpeg), ("small-40x30.png", .png), ("webp-lossless-alpha.webp", .webp),

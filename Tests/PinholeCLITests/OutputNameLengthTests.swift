@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import pinhole
 
 /// Output names stay within the file system's 255 bytes and unique, whatever the input's path (the kind of case
 /// S06b of cases-s2: each URL path segment legal, host + path joined far over 255 bytes).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct OutputNameLengthTests {
     static let cjk = String(repeating: "東京タワーの夜景", count: 6)  // 48 characters, 144 bytes
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 @testable import pinhole
@@ -6,7 +7,7 @@ import Testing
 /// Outputs appear whole or not at all: what lets `--skip-existing` trust a file under an output name after a
 /// run was killed mid-write (the end-to-end kill test rarely lands inside a small write; this one watches a
 /// large write from another thread the whole time).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct OutputWriteAtomicityTests {
     @Test func aReaderNeverSeesAnOutputPartlyWritten() async throws {
         // Given a 48 MB payload and a thread that watches the output path's size while it is written

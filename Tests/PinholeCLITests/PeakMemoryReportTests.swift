@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 /// The peak RSS a run reports is its own, not its parent's: Linux carries the parent's high-water mark into
 /// a spawned child's `ru_maxrss`, which made a small batch run started by a big process report the big
 /// process's memory (see ProcessStats.peakResidentBytes()).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct PeakMemoryReportTests {
     @Test func aRunStartedByABigProcessReportsItsOwnPeak() async throws {
         // Given this (parent) process holding 300 MB it has touched

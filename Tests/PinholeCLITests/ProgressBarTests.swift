@@ -1,8 +1,9 @@
 import Testing
 @testable import pinhole
+import PinholeTestSupport
 
 /// The progress bar's text: rate always, ETA only when the total is known.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ProgressBarTests {
     @Test func showsTheRateAndAnETAWhenTheTotalIsKnown() {
         // Given 400 of 1,000 inputs done in 20 s, 100 of them skipped (300 processed: 15/s)

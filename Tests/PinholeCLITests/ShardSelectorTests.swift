@@ -1,8 +1,9 @@
 import Testing
 @testable import pinhole
+import PinholeTestSupport
 
 /// The stable hash and `--shard`: the same answer in every process, and N shards that cover a list exactly once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ShardSelectorTests {
     @Test func hashesWithFNV1a64AsPublished() {
         // The test vectors of the FNV reference (http://www.isthe.com/chongo/tech/comp/fnv/)

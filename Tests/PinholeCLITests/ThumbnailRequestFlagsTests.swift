@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 @testable import pinhole
 
 /// Parsing of `--width/--height/--fit/--fill/--crop/--scale/--header/--offline` into the requests the command makes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailRequestFlagsTests {
     typealias Configuration = ThumbnailCommand.Configuration
     static let url = URL(string: "https://images.example/a.jpg")!

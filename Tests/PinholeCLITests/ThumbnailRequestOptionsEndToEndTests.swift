@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
 
 /// `pinhole thumbnail` with the request flags (box, fill and crop, scale, headers, offline) and the encoded
 /// thumbnail disk cache: the built binary against a loopback server started by the test.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct ThumbnailRequestOptionsEndToEndTests {
     /// The fields of the `--json` report these tests read.
     struct Report: Decodable {

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import Testing
 
 @testable import pinhole
 
 /// A thumbnail that cannot be written is a `write_failed` error naming the path, and the other inputs go on.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailWriteFailureTests {
     @Test func aThumbnailThatCannotBeWrittenIsWriteFailedWithItsPath() async throws {
         // Given two images, and a directory squatting on the first one's output path (even root cannot write there)

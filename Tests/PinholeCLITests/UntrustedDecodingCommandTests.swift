@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 /// `pinhole thumbnail --untrusted` confines the decoder too: a BMP (read by ImageMagick in libvips) inside the
 /// allowed root is refused with unsupported_format, while a JPEG next to it is thumbnailed; without `--untrusted`
 /// both are.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct UntrustedDecodingCommandTests {
     @Test func untrustedInputsAreDecodedOnlyAsTheAllowedFormats() async throws {
         // Given root/a.jpg and root/b.bmp

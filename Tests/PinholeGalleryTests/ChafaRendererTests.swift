@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeGallery
 import Testing
 
 /// Pictures drawn by libchafa: recorded snapshots of the symbol output for fixed images and cell sizes (libchafa is
 /// deterministic for a fixed configuration), and the geometry of fitted and filled boxes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ChafaRendererTests {
     /// `text` without its SGR sequences.
     static func visible(_ text: String) -> String { text.replacing(/\e\[[0-9;]*m/, with: "") }

@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeGallery
 import Testing
 
 /// The full view of the feed screen model, with a fake image loader: no terminal, no network.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 @MainActor
 struct FeedScreenModelFullViewTests {
     @Test func enterOpensTheSelectedPhotoAtTheTerminalsSizeAndPrefetchesTheNext() async {

@@ -1,9 +1,10 @@
 import PinholeGallery
 import Testing
+import PinholeTestSupport
 
 /// What ``FrameDiffer`` writes for pictures drawn with an image protocol: sixel pictures are erased by text written
 /// over them, kitty pictures live above the text.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct FrameDifferPictureTests {
     static func picture(_ mode: GraphicsMode, _ payload: String, rows: Int = 2) -> TerminalPicture {
         TerminalPicture(

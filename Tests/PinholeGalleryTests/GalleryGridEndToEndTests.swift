@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeGallery
 import Testing
 
 /// The built `pinhole gallery --layout grid` over the demo feed of real photos, in a 120×40 tmux pane (tmux passes
 /// no image protocol through, so libchafa draws symbols in 24-bit colour).
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(scaledMinutes: 4))
 struct GalleryGridEndToEndTests {
     @Test func gridShowsAtLeastTwelveColourfulThumbnailsIn120x40() async throws {
         // Given the photo corpus (the demo feed serves it over loopback HTTP) and a 120×40 tmux pane

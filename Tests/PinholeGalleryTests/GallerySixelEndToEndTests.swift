@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Glibc
 import Pinhole
 import PinholeGallery
@@ -11,7 +12,7 @@ import Testing
 /// The first item of the feed is `size-key-source.jpg` (400×300: red, green, blue and yellow quadrants). The check
 /// compares the four quadrants of the picture on screen with the same quadrants of the source, cut or fitted as the
 /// gallery does; a blank, shifted, stretched or miscoloured picture fails it.
-@Suite(.timeLimit(.minutes(6)), .serialized)
+@Suite(.timeLimit(scaledMinutes: 6), .serialized)
 struct GallerySixelEndToEndTests {
     static let size = TerminalSize(columns: 120, rows: 40)
     static let title = "pinhole-sixel-test"

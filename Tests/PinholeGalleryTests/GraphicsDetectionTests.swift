@@ -1,8 +1,9 @@
 import PinholeGallery
 import Testing
+import PinholeTestSupport
 
 /// Choosing the graphics mode, colours and cell size from the environment and the terminal's replies.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct GraphicsDetectionTests {
     static let da1Sixel = "\u{1B}[?63;1;2;4;6;9;15;16;22;28c"  // xterm -ti vt340
     static let da1Plain = "\u{1B}[?62;22c"

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import PinholeVips
@@ -8,7 +9,7 @@ import Testing
 /// Every address in these tests is loopback (the servers' own, or names libcurl itself resolves to loopback:
 /// `localhost` and `*.localhost`); a "public" answer exists only inside a fake resolver. No test sends a byte
 /// beyond the machine.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ConnectionPolicyTests {
     /// Answers every name with one public address (that of example.com), as a rebinding DNS server answers the
     /// first lookup.

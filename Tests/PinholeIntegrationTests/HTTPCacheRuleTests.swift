@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
 
 /// The disk cache as a private HTTP cache (RFC 9111), one test per rule: a real pipeline against the loopback
 /// server, checking what is on disk and how many requests reached the server.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct HTTPCacheRuleTests {
     /// An image served at `/img.jpg` with `headers` (and `etag`), loaded once; the harness has a disk cache.
     private func servedAndLoaded(_ headers: [String: String], etag: String? = "v1") async throws -> Harness {

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
 
 /// No transfer outlives its caller, whichever instant the cancellation lands at: before the call, between the
 /// cancellation flag and the handler, while connecting, while a redirect is answered or followed, mid-body.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct HTTPCancellationRaceTests {
     enum Outcome: Sendable, Equatable {
         case success

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
 
 /// The libcurl loader on its own against the loopback server: per-request options (headers, timeout,
 /// progress, partial data), validators, content encoding, and what it reports about the response.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct HTTPDataLoaderTests {
     static func httpFixture(_ name: String) async throws -> Data {
         let url = Fixture.cases.deletingLastPathComponent().appendingPathComponent("http").appendingPathComponent(name)

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// The HTTP-cache cases of the second case set (Tests/Fixtures/cases-s2, ids S03 and S04a), served by the loopback
 /// server as their manifest entries say, and loaded twice through the real pipeline over one disk-cache directory
 /// (a second pipeline on it stands for the second run).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ManifestS2HTTPCaseTests {
     static let inputs = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/cases-s2/inputs")

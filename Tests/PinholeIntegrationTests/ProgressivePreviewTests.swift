@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Synchronization
 import Testing
 
 /// Progressive previews: real progressive JPEG bytes delivered in chunks by a streaming loader, real libvips.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct ProgressivePreviewTests {
     /// A one-shot signal a loader can wait on (bounded), that a test raises.
     final class Signal: Sendable {

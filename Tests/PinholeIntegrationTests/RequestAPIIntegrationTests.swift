@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import PinholeVips
@@ -7,7 +8,7 @@ import Testing
 
 /// The request API against real libvips and the loopback server: encoded thumbnails on disk (a cold start
 /// decodes nothing), the size-aware memory lookup, processors, private headers, progressive previews.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct RequestAPIIntegrationTests {
     /// A pipeline with libvips decoding and encoding, a disk cache in `directory` with `policy`.
     static func pipeline(directory: URL?, policy: DiskCachePolicy = .automatic) -> ImagePipeline {
@@ -167,7 +168,7 @@ struct RequestAPIIntegrationTests {
 }
 
 /// `ImagePipeline.shared`: the libvips pipeline people reach for first.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct SharedPipelineTests {
     @Test func theSharedPipelineDecodesAFileURLWithLibvips() async throws {
         let url = Fixture.cases.appendingPathComponent("inputs/orient-6.jpg")

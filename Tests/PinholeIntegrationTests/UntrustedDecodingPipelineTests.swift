@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// The pipeline's source policy reaches the decoder: under ``SourcePolicy/untrusted(allowedFileRoot:)`` files are
 /// decoded only as the allowed formats (``ImagePipeline/Configuration/untrustedFormats``), trusted pipelines are
 /// unchanged.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct UntrustedDecodingPipelineTests {
     static let inputs = Fixture.cases.appendingPathComponent("inputs")
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// The slow input is a 16,000 × 16,000 16-bit PNG (1.5 GB of pixel data in 6 MB, ``SlowPNG``) thumbnailed to
 /// 256 px: seconds of work, reading its input in about 1,500 reads of 4 KiB (each a chance to stop). Progress is
 /// read from the decode's own count of reads and tiles, never from wall-clock speed: the machine may be loaded.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct DecodeInterruptionTests {
     static let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 256), maxPixelCount: 300_000_000)
     /// Made once; a `Data` is made from it for each use (a `Data` kept in a static was reported by LeakSanitizer as

@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
 /// The byte scan that leaves a progressive JPEG's AC scans out: which scans go, what stays byte for byte, and what
 /// it declines.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct JPEGScanFilterTests {
     /// One scan of a JPEG as an independent reading of its SOS header gives it.
     struct ScanHeader: Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// An embedded ICC profile that does not fit the image (another colour space than the pixels, or one that does not
 /// parse) is ignored, as browsers ignore it: the picture is the same as without any profile, with a diagnostic.
 /// Fixtures: Tests/Fixtures/vips/quad-* (four quadrants, red, green, blue, yellow; see the README there).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ProfileFitTests {
     static func fixture(_ name: String) async throws -> Data {
         try await Fixtures.read(Fixtures.root.appendingPathComponent("vips").appendingPathComponent(name))

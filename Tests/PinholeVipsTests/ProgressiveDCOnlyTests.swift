@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
 
 /// DC-only decoding of progressive JPEGs at 1/8 scale: the same pixels as the whole-file decode, truncation still
 /// detected, orientation still applied, and only the AC scans no inverse DCT reads are left out.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(scaledMinutes: 3))
 struct ProgressiveDCOnlyTests {
     /// A pool of its own, as JPEGFastPathTests has (its decodes must not queue ahead of other suites').
     static let pool = WorkerThreadPool(threadCount: 2, name: "dc-only-tests")

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
 
 /// An image whose embedded profile is sRGB is decoded as sRGB, with no ICC transform (which changes nothing but
 /// costs a pass over every pixel); any other profile is still converted.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct SRGBProfileTests {
     static let pool = WorkerThreadPool(threadCount: 2, name: "srgb-profile-tests")
 

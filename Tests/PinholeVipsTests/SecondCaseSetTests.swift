@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// The decoder's cases of the second case set (Tests/Fixtures/cases-s2, issue H): a GIF with trailing zeros, a
 /// JPEG "motion photo" that carries a libjpeg warning, and an RGB JPEG with a grey ICC profile. Each is a 640×480
 /// picture of four quadrants (red, green, blue, yellow from top-left to bottom-right) thumbnailed to 360 px.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct SecondCaseSetTests {
     /// `Tests/Fixtures/cases-s2/inputs/<name>`.
     static func input(_ name: String) async throws -> Data {

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
 
 /// The stage profile's cut of a decode (`pinhole bench thumbnail --stages`) takes the route the decoder takes and,
 /// put back together, gives the decoder's pixels: what it times is what runs.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct StagedThumbnailTests {
     @Test(arguments: [
         ("baseline.jpg", 360, VipsDecoder.StagedThumbnail.Route.turboJPEG),

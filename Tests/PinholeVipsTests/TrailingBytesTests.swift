@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
@@ -8,7 +9,7 @@ import Testing
 ///
 /// SVG is the one exception: XML forbids content after the root element, so text after `</svg>` is a parse
 /// error (``PinholeError/Code/decodingFailed``), as in browsers.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(scaledMinutes: 5))
 struct TrailingBytesTests {
     /// Threads of this suite's own: its decodes do not queue in front of other suites' on ``WorkerThreadPool/cpu``.
     static let pool = WorkerThreadPool(threadCount: 2, name: "trailing-tests")

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
 
 /// Truncation comes from the decoders' own evidence for one decode (see ``VipsDecoder``): cut anywhere, a file
 /// either fails as truncated or, when only bytes the decoder never needs are missing, gives the same picture.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(scaledMinutes: 5))
 struct TruncationEvidenceTests {
     static let thumbnail = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 48))
     /// Threads of this suite's own: its hundreds of decodes do not queue in front of other suites' on

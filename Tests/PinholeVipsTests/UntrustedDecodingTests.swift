@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Pinhole
 import PinholeVips
 import Testing
 
 /// Untrusted bytes (``DecodingOptions/untrustedFormats`` set) are read only as an allowed format, only with that
 /// format's own libvips loader, and with libvips' untrusted operations blocked; trusted decodes are as before.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct UntrustedDecodingTests {
     static let untrusted = DecodingOptions(
         thumbnail: ThumbnailOptions(maxPixelSize: 64), untrustedFormats: ImageFormat.untrustedDefault)

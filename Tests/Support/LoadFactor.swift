@@ -10,7 +10,8 @@ import Foundation
 ///
 /// The factor is `PINHOLE_TEST_LOAD_FACTOR` when set (a number; `scripts/stress-tests.sh` sets it from the load
 /// it creates), else the 1-minute load average per active core, read again at each call (a parallel run's own
-/// load rises after it starts); never below 1 nor above ``maximum``.
+/// load rises after it starts); never below 1 (or `PINHOLE_TEST_MIN_LOAD_FACTOR`, which the sanitizer runs set to
+/// 4: sanitized code is slower without raising the load) nor above ``maximum``.
 public enum LoadFactor {
     /// The largest factor: a wait of 10 s may stretch to 80 s at most, still inside the 2-minute time limits
     /// that the slowest suites carry.
@@ -18,10 +19,12 @@ public enum LoadFactor {
 
     /// The factor now (1 on an idle machine).
     public static var current: Double {
-        if let text = ProcessInfo.processInfo.environment["PINHOLE_TEST_LOAD_FACTOR"], let value = Double(text) {
-            return min(max(value, 1), maximum)
+        let environment = ProcessInfo.processInfo.environment
+        let floor = environment["PINHOLE_TEST_MIN_LOAD_FACTOR"].flatMap(Double.init).map { max($0, 1) } ?? 1
+        if let text = environment["PINHOLE_TEST_LOAD_FACTOR"], let value = Double(text) {
+            return min(max(value, floor), maximum)
         }
-        return min(max(loadPerCore ?? 1, 1), maximum)
+        return min(max(loadPerCore ?? 1, floor), maximum)
     }
 
     /// `duration` × ``current``.

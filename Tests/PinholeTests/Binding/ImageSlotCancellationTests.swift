@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
@@ -11,7 +12,7 @@ import Glibc
 /// cancellation work (leaving the job, cancelling the download) to a task of its own instead of running it inside
 /// `cancel()` / `load(_:)`.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImageSlotCancellationTests {
     /// A loader whose loads wait until cancelled, recording the thread its cancellation handler ran on.
     final class WaitingLoader: DataLoading {

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
@@ -6,7 +7,7 @@ import Testing
 /// Awaiting a slot's result, observing its phases with several observers, progress, and lowering the priority on
 /// disappear instead of cancelling.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImageSlotObservingTests {
     typealias Fixture = VersionedPipeline
 

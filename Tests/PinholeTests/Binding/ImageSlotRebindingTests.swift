@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
@@ -6,7 +7,7 @@ import Testing
 /// Binding a slot again to the request it already holds (SwiftUI calls `.task`/`onAppear` again) neither
 /// cancels nor restarts its load; a different request still replaces it.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImageSlotRebindingTests {
     @Test func loadingTheSameRequestAgainWhileItLoadsNeitherCancelsNorRestarts() async throws {
         // Given a slot whose load waits at the source

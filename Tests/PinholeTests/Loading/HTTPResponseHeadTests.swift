@@ -1,9 +1,10 @@
 import Foundation
+import PinholeTestSupport
 @testable import Pinhole
 import Testing
 
 /// The response head built from libcurl's header lines: which head is the final one, and its fields.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct HTTPResponseHeadTests {
     /// Feeds `lines` (each with CRLF) and returns the kinds of the heads they completed.
     static func feed(_ head: inout HTTPResponseHead, _ lines: [String]) -> [HTTPResponseHead.Kind] {

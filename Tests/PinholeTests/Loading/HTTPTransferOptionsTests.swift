@@ -1,9 +1,10 @@
 import Foundation
+import PinholeTestSupport
 @testable import Pinhole
 import Testing
 
 /// What one transfer tells libcurl, from the request and the loader's configuration.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct HTTPTransferOptionsTests {
     let url = URL(string: "https://images.example/a.jpg")!
 

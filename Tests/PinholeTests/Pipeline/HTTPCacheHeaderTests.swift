@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// Parsing of the HTTP caching header fields the disk cache acts on: dates (RFC 9110 §5.6.7) and Cache-Control
 /// directives (RFC 9111 §5.2).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct HTTPCacheHeaderTests {
     @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
     func theThreeHTTPDateFormatsNameTheSameInstant(_ text: String) {

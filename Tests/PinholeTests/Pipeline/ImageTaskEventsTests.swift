@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// `ImageTask` progress and events, and the disk-only prefetcher (fake loader and decoder).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ImageTaskEventsTests {
     typealias Fixture = VersionedPipeline
 

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// Priority changes reach the queues in the order they were made: after any burst of concurrent changes, the
 /// queued work runs at the highest priority its callers hold at the end.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(scaledMinutes: 2))
 struct PriorityOrderingTests {
     /// Real threads, so that changes overlap as they do when priorities are set from anywhere (more threads than
     /// cores, so a thread is often preempted in the middle of a change).

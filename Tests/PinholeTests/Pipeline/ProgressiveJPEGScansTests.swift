@@ -1,10 +1,11 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// Counting the complete scans of a JPEG as its bytes arrive.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ProgressiveJPEGScansTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/cases/inputs")

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
@@ -6,7 +7,7 @@ import Testing
 /// Per-request options through the pipeline (fake loader and decoder, real disk cache): processors, headers and
 /// timeout, private headers, offline, disk switches, `pipeline.cache`, custom schemes, `data:` URLs, bytes in hand.
 /// Every load gives distinct bytes and every decode distinct pixels, so a test can tell where an image came from.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct RequestOptionsTests {
     typealias Fixture = VersionedPipeline
 
@@ -228,7 +229,7 @@ struct RequestOptionsTests {
 }
 
 /// What each disk-cache policy stores, per kind of request.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCachePolicyTests {
     static let url = URL(string: "https://images.example/p.jpg")!
     static let full = ImageRequest(url: url)

@@ -1,11 +1,12 @@
 import Foundation
+import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
 
 /// A request is validated before any cache answers it: a pipeline with an untrusted source policy that shares
 /// its memory cache with a trusted one never serves a refused URL from that cache.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct ValidationBeforeCacheTests {
     /// Names with fixed answers (no DNS is asked).
     struct FakeResolver: HostResolving {

@@ -3,10 +3,11 @@ import Synchronization
 import Testing
 
 @testable import Pinhole
+import PinholeTestSupport
 
 /// A caller waiting for a ``WorkerThreadPool`` thread leaves as soon as it is cancelled, not when a thread comes
 /// free, and its closure never runs.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scaledMinutes: 1))
 struct WorkerThreadPoolCancellationTests {
     /// Counts what happened to callers and closures.
     final class Tally: Sendable {
