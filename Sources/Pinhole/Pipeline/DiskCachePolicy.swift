@@ -5,6 +5,11 @@
 /// ``ImagePipeline/Configuration/encoder`` (PNG when the image has alpha, else JPEG at quality 90), and kept with
 /// the original's HTTP freshness. A later request for the same image reads and decodes that small file: no
 /// download and no full decode (``PipelineMetrics/thumbnailDiskHits``), even after the memory cache is gone.
+///
+/// An encoded image carries no body to revalidate: once it is stale, a policy that keeps no original
+/// (``storeEncodedImages``, and ``automatic`` for thumbnails) downloads the source again in full; ``storeAll``
+/// keeps the original too, so a stale entry costs a conditional request (`304 Not Modified`, no body) and a
+/// decode. `pinhole thumbnail --cache-dir` uses ``storeAll``.
 public enum DiskCachePolicy: Sendable, Hashable, CaseIterable {
     /// Original bytes only (the default): any size of a source can be made again without downloading.
     case storeOriginalData
