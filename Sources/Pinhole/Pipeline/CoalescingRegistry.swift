@@ -118,17 +118,18 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     private func finish(key: Key, jobID: UInt64, result: Result<Value, any Error>) {
-        let continuations = state.withLock { state in
+        let (continuations, context) = state.withLock { state in
             state.tasks[jobID] = nil
-            state.contexts[jobID] = nil
-            return state.machine.complete(key, jobID: jobID)
+            return (state.machine.complete(key, jobID: jobID), state.contexts.removeValue(forKey: jobID))
         }
+        context?.endObserving()
         for continuation in continuations { continuation.resume(with: result) }
     }
 
     private func leave(key: Key, subscriber: UInt64) {
         var cancelledTask: Task<Void, Never>?
         var lowered: JobContext?
+        var ended: JobContext?
         let continuation: Continuation? = state.withLock { state in
             switch state.machine.unsubscribe(key, subscriber: subscriber) {
             case .none:
@@ -141,12 +142,13 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
                 return continuation
             case .leftAndCancelJob(let continuation, let jobID):
                 cancelledTask = state.tasks.removeValue(forKey: jobID)
-                state.contexts[jobID] = nil
+                ended = state.contexts.removeValue(forKey: jobID)
                 return continuation
             }
         }
         continuation?.resume(throwing: CancellationError())
         cancelledTask?.cancel()
+        ended?.endObserving()
         lowered?.notifyObservers()
     }
 }
