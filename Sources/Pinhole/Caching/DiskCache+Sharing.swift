@@ -26,9 +26,12 @@ final class DiskCacheRegistry: Sendable {
         init(_ cache: DiskCache) { self.cache = cache }
     }
 
-    enum Entry {
-        case opening(Task<DiskCache, any Error>)
-        case open(WeakCache)
+    /// An opening in progress, or the open cache. A struct of two optionals, not an enum with two class payloads:
+    /// Swift keeps such an enum's case in the spare bits of the pointer, which LeakSanitizer then does not take for
+    /// a pointer, so every entry was reported as leaked.
+    struct Entry {
+        var opening: Task<DiskCache, any Error>?
+        var open: WeakCache?
     }
 
     private let entries = Locked<[String: Entry]>([:])
@@ -36,28 +39,26 @@ final class DiskCacheRegistry: Sendable {
     func cache(for configuration: DiskCache.Configuration) async throws -> DiskCache {
         let path = configuration.directory.standardizedFileURL.path
         let (task, existing): (Task<DiskCache, any Error>?, DiskCache?) = entries.withLock { entries in
-            switch entries[path] {
-            case .open(let box)? where box.cache != nil:
-                return (nil, box.cache)
-            case .opening(let task)?:
-                return (task, nil)
-            default:
-                let task = Task { try await DiskCache(configuration: configuration) }
-                entries[path] = .opening(task)
-                return (task, nil)
-            }
+            if let cache = entries[path]?.open?.cache { return (nil, cache) }
+            if let task = entries[path]?.opening { return (task, nil) }
+            // Entries of caches that have gone are dropped as new ones come, so the table stays as small as the
+            // set of caches alive (plus the one being opened).
+            entries = entries.filter { $0.value.opening != nil || $0.value.open?.cache != nil }
+            let task = Task { try await DiskCache(configuration: configuration) }
+            entries[path] = Entry(opening: task)
+            return (task, nil)
         }
         if let existing { return existing }
         guard let task else { preconditionFailure("Internal inconsistency: no cache and no opening for \(path)") }
         do {
             let cache = try await task.value
             entries.withLock { entries in
-                if case .opening(let current)? = entries[path], current == task { entries[path] = .open(WeakCache(cache)) }
+                if entries[path]?.opening == task { entries[path] = Entry(open: WeakCache(cache)) }
             }
             return cache
         } catch {
             entries.withLock { entries in
-                if case .opening(let current)? = entries[path], current == task { entries[path] = nil }
+                if entries[path]?.opening == task { entries[path] = nil }
             }
             throw error
         }
