@@ -14,6 +14,8 @@ final class JobContext: Sendable {
     private struct State {
         var priority: Priority
         var observers: [@Sendable () -> Void] = []
+        /// Set by ``endObserving()``: observers that come later are dropped at once.
+        var ended = false
     }
 
     /// Unique within its registry.
@@ -29,9 +31,12 @@ final class JobContext: Sendable {
     var priority: Priority { state.withLock { $0.priority } }
 
     /// Calls `observer` after every later change of priority (outside any lock, on the changing thread); the
-    /// observer reads ``priority`` itself.
+    /// observer reads ``priority`` itself. After ``endObserving()`` (a cancelled job's work may still be on its way
+    /// to a queue) the observer is dropped at once.
     func observePriority(_ observer: @escaping @Sendable () -> Void) {
-        state.withLock { $0.observers.append(observer) }
+        state.withLock { state in
+            if !state.ended { state.observers.append(observer) }
+        }
     }
 
     /// Sets the priority. Call it only under the lock of the registry that decided the change (a leaf lock is
@@ -50,7 +55,10 @@ final class JobContext: Sendable {
     /// what they hold would keep one another alive for ever (LeakSanitizer saw it: every job of a `pinhole
     /// thumbnail` run leaked).
     func endObserving() {
-        state.withLock { $0.observers.removeAll() }
+        state.withLock { state in
+            state.ended = true
+            state.observers.removeAll()
+        }
     }
 }
 
