@@ -28,8 +28,9 @@ struct ImageSlotTests {
         // Given a slot bound to A, whose load has not reached the loader yet, and A's image appearing in the memory
         // cache meanwhile: A's load will get A's image even though it is cancelled (a memory hit answers at once),
         // as a result that was already on its way when the slot moved on would. (The slot's `ImageTask` starts on
-        // the pool at once; on a slow run it can reach the loader before this test inserts A's image. Such an
-        // attempt does not make the case, so it is dropped and the setup made again, up to 20 times.)
+        // the pool at once; on a slow run it can look in the memory cache before this test inserts A's image, and
+        // then goes to the loader and is cancelled there. Such an attempt does not make the case, so it is dropped
+        // and the setup made again, up to 20 times.)
         let a = ImageRequest(url: PipelineFixture.url("a.png"), maxPixelSize: 32)
         let b = ImageRequest(url: PipelineFixture.url("b.png"), maxPixelSize: 32)
         try #require(FakeImage.colour(for: a.url) != FakeImage.colour(for: b.url))
@@ -41,22 +42,24 @@ struct ImageSlotTests {
             let decodedA = FakeImage.decoded(source: a.url.absoluteString, thumbnail: .init(maxPixelSize: 32))
             try #require(slot.request == a && slot.phase.isLoading)
             fixture.pipeline.configuration.memoryCache?.insert(decodedA, for: a.imageKey, cost: decodedA.image.cost)
-            if fixture.loader.calls.isEmpty {
+
+            // When the slot moves to B before A's result is applied, and A's task then runs (at this test's first
+            // suspension) and gets A's image
+            slot.load(b)
+            try #require(await eventually {
+                await MainActor.run {
+                    slot.staleResultsDropped > 0 || slot.phase.response != nil || fixture.loader.calls.contains(a.url)
+                }
+            })
+            if !fixture.loader.calls.contains(a.url) {
                 setup = (fixture, slot)
                 break
             }
             slot.cancel()
             fixture.loader.close()
         }
-        let (fixture, slot) = try #require(setup, "A's load reached the loader first in 20 attempts")
+        let (fixture, slot) = try #require(setup, "A's load reached the loader in each of 20 attempts")
         defer { fixture.loader.close() }  // the slot's own tasks must not outlive the test on the gate
-
-        // When the slot moves to B before A's result is applied, and A's task then runs (at this test's first
-        // suspension) and gets A's image
-        slot.load(b)
-        try #require(await eventually {
-            await MainActor.run { slot.staleResultsDropped > 0 || slot.phase.response != nil }
-        })
 
         // Then A's result was dropped, never shown: the slot still waits for B
         #expect(slot.staleResultsDropped == 1)
