@@ -3,6 +3,12 @@ import Foundation
 import Pinhole
 import PinholeVips
 
+// `Data(contentsOf:)` reaches http URLs only when FoundationNetworking is linked; since Pinhole's loader moved to
+// libcurl nothing else links it, and every naive download failed at once (0 requests reached the server).
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The seeds' "before", reproduced on purpose: every anti-pattern of DESIGN.md §1 in one list.
 ///
 /// - On appear: `DispatchQueue.global().async { Data(contentsOf: url) }` — a blocking download that parks a
