@@ -22,7 +22,16 @@ struct XvfbDisplay {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, server.status == nil {
             let text = await server.output().trimmingCharacters(in: .whitespacesAndNewlines)
-            if let number = Int(text) { return XvfbDisplay(name: ":\(number)", server: server, scratch: scratch) }
+            if let number = Int(text) {
+                // And until a client can connect: xterm once failed with "Can't open display" right after the
+                // display was named (under TSan, in CI here), so a client must get in before the test starts one.
+                let display = XvfbDisplay(name: ":\(number)", server: server, scratch: scratch)
+                while ContinuousClock.now < deadline, server.status == nil {
+                    if try await Spawn.run(["xwininfo", "-display", display.name, "-root"]) == 0 { return display }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                break
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         await server.stop()
