@@ -66,11 +66,20 @@ struct GallerySixelEndToEndTests {
         let server = try await GalleryFeedFixture.serve(first: Self.photo)
         defer { server.stop() }
         let source = try await ChafaFixtures.decode(Self.photo)
-        let display = try await XvfbDisplay.start(scratch: scratch)
+        // xterm sometimes exits at once with "Can't open display" in a full parallel run (never alone; cause not
+        // found): such a start is retried on a fresh display, up to 3 times, before the check below fails.
+        var display = try await XvfbDisplay.start(scratch: scratch)
         var terminal: BackgroundProcess?
         do {
-            terminal = try Self.startTerminal(
-                on: display, feed: server.url("/feed.json").absoluteString, arguments: arguments, scratch: scratch)
+            for attempt in 1...3 {
+                terminal = try Self.startTerminal(
+                    on: display, feed: server.url("/feed.json").absoluteString, arguments: arguments, scratch: scratch)
+                try await Task.sleep(for: .seconds(1))
+                guard attempt < 3, terminal?.status != nil else { break }
+                await terminal?.stop()
+                await display.stop()
+                display = try await XvfbDisplay.start(scratch: scratch)
+            }
             try await check(display, terminal: terminal, scratch: scratch, source: source, region: region)
         } catch {
             await Self.stopGallery(scratch: scratch)
