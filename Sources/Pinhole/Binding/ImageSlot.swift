@@ -70,7 +70,8 @@ public final class ImageSlot {
     /// purpose to show that the scroll reproduction's wrong-row measure can see it.
     @ObservationIgnored package var checksGeneration = true
 
-    @ObservationIgnored private var task: Task<Void, Never>?
+    /// The task that waits for the current load and applies its result (internal for tests: they await it).
+    @ObservationIgnored private(set) var task: Task<Void, Never>?
     @ObservationIgnored var imageTask: ImageTask?
     @ObservationIgnored private(set) var generation: UInt64 = 0
     @ObservationIgnored var observers: [UInt64: AsyncStream<Phase>.Continuation] = [:]
