@@ -25,21 +25,23 @@ extension ThumbnailStagesResult {
         let progressive = files.filter { $0.progressiveEveryScan != nil }
         if !progressive.isEmpty {
             lines.append("")
-            lines.append("progressive JPEGs, decode + encode at \(size) px: every scan (today's path) vs DC-only")
-            lines.append(pad("file", 34) + pad("route", 18) + pad("every scan", 12, right: true)
-                + pad("DC-only", 10, right: true) + pad("×", 7, right: true))
+            lines.append(
+                "progressive JPEGs, decode + encode at \(size) px: every scan (the path before issue 15) vs fewer "
+                    + "scans (DC-only at 1/8, no last-bit refinements at 1/4)")
+            lines.append(pad("file", 34) + pad("route", 22) + pad("every scan", 12, right: true)
+                + pad("fewer", 10, right: true) + pad("×", 7, right: true))
             for file in progressive {
                 let every = file.progressiveEveryScan ?? 0
-                let dcOnly = file.progressiveDCOnly ?? 0
-                lines.append(pad(file.name, 34) + pad(file.route, 18)
+                let fewer = file.progressiveFewerScans ?? 0
+                lines.append(pad(file.name, 34) + pad(file.route, 22)
                     + pad(String(format: "%.1f", every), 12, right: true)
-                    + pad(String(format: "%.1f", dcOnly), 10, right: true)
-                    + pad(dcOnly > 0 ? String(format: "%.2f", every / dcOnly) : "-", 7, right: true))
+                    + pad(String(format: "%.1f", fewer), 10, right: true)
+                    + pad(fewer > 0 ? String(format: "%.2f", every / fewer) : "-", 7, right: true))
             }
             let every = progressive.reduce(0) { $0 + ($1.progressiveEveryScan ?? 0) }
-            let dcOnly = progressive.reduce(0) { $0 + ($1.progressiveDCOnly ?? 0) }
-            lines.append(pad("all \(progressive.count)", 52) + pad(String(format: "%.1f", every), 12, right: true)
-                + pad(String(format: "%.1f", dcOnly), 10, right: true)
+            let fewer = progressive.reduce(0) { $0 + ($1.progressiveFewerScans ?? 0) }
+            lines.append(pad("all \(progressive.count)", 56) + pad(String(format: "%.1f", every), 12, right: true)
+                + pad(String(format: "%.1f", fewer), 10, right: true)
                 + pad(progressiveSpeedup.map { String(format: "%.2f", $0) } ?? "-", 7, right: true)
                 + "  (target ≥ 3×)")
         }

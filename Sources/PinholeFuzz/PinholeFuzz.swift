@@ -39,9 +39,11 @@ enum FuzzHarness {
             expectTyped(error)
             info = nil
         }
-        // The 1/8 decodes have no limit check of their own: only headers within the thumbnail limits go there.
+        // The 1/8 and 1/4 decodes have no limit check of their own: only headers within the thumbnail limits get
+        // there.
         if sniffed == .image(.jpeg), let info, info.width * info.height <= thumbnailOptions.maxPixelCount {
             checkDCOnlyDecode(data)
+            checkRefinementSkippingDecode(data)
         }
         // Both JPEG routes: the TurboJPEG fast path and libvips (the same for other formats).
         for decoder in decoders {
@@ -68,7 +70,30 @@ enum FuzzHarness {
                     fatalError("scan filter dropped \(result.droppedScans) scans with no DC-only component")
                 }
             }
+            if let result = JPEGScanFilter.filtering(bytes, dropping: .lastBitACRefinements) {
+                guard result.bytes.count <= bytes.count, result.bytes.starts(with: [0xFF, 0xD8]) else {
+                    fatalError("refinement filter made \(result.bytes.count) bytes of \(bytes.count)")
+                }
+            }
         }
+    }
+
+    /// The 1/4-scale decode without last-bit refinements against the whole-file decode: when both give pixels, they
+    /// are the same size and format; either may only fail with a ``PinholeError`` (the pixels differ by design).
+    static func checkRefinementSkippingDecode(_ data: Data) {
+        var images: [PixelImage?] = []
+        for skipping in [true, false] {
+            do {
+                images.append(try VipsDecoder.oneQuarterScaleDecode(data, skippingRefinements: skipping))
+            } catch {
+                expectTyped(error)
+                images.append(nil)
+            }
+        }
+        guard let fewer = images[0], let all = images[1] else { return }
+        guard fewer.width == all.width, fewer.height == all.height, fewer.pixelFormat == all.pixelFormat,
+            fewer.pixels.count == all.pixels.count
+        else { fatalError("without refinements \(fewer.width)×\(fewer.height), whole file \(all.width)×\(all.height)") }
     }
 
     /// DC-only decoding at 1/8 against the whole-file decode: when both give pixels, they are the same size and

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Drops the AC scans of a progressive JPEG that a scaled decode never reads, by a byte scan of its markers (no
-/// Huffman decoding).
+/// Drops scans of a progressive JPEG that a scaled decode does not need, by a byte scan of its markers (no Huffman
+/// decoding): the AC scans a 1/8-scale decode never reads (exact), or the AC refinement scans that send the
+/// coefficients' last bit (an approximation for 1/4-scale decodes; see ``Rule/lastBitACRefinements``).
 ///
 /// A progressive JPEG (ITU-T T.81 Annex G) sends each component's coefficients in several scans: DC scans
 /// (spectral selection `Ss = Se = 0`, first and refinement passes) and AC scans (`Ss ≥ 1`, one component each).
@@ -13,7 +14,7 @@ import Darwin
 /// are entropy-decoded for nothing; they are most of the file. The filter copies everything else byte for byte
 /// and in order — SOI, every marker segment (APPn, DQT, DHT, DRI, SOF, COM …, wherever it appears), every kept
 /// scan with its entropy-coded data, and EOI — and leaves out the whole scan (its SOS segment and its data) of an
-/// AC scan whose one component is in `dcOnlyComponents`. Every AC scan of such a component goes, first passes and
+/// AC scan the ``Rule`` names. Under ``Rule/acScans(ofComponents:)`` every AC scan of such a component goes, first passes and
 /// refinements alike, so no kept refinement scan depends on a dropped one. An AC scan that comes before any kept
 /// scan of its component (out of order: T.81 wants the DC scan first) is kept, because libjpeg latches a
 /// component's quantization table at the first scan that holds it, and a DQT between the two would otherwise
@@ -38,17 +39,35 @@ package enum JPEGScanFilter {
     package struct Result: Equatable {
         /// The JPEG without the dropped scans.
         package var bytes: [UInt8]
-        /// Scans copied (DC scans, and the AC scans of components whose AC coefficients are read).
+        /// Scans copied.
         package var keptScans: Int
-        /// AC scans left out.
+        /// Scans left out (all of them AC scans).
         package var droppedScans: Int
         /// Components whose every coefficient some scan, kept or dropped, sends down to its last bit.
         package var completeComponents: Set<UInt8> = []
     }
 
+    /// Which scans go.
+    package enum Rule: Equatable, Sendable {
+        /// Every AC scan (first passes and refinements) of these components (`Ci` of SOF, `Cs` of SOS): what a
+        /// 1/8-scale decode never reads. Exact.
+        case acScans(ofComponents: Set<UInt8>)
+        /// Every AC successive-approximation refinement scan that refines to the last bit (`Ss ≥ 1`, `Ah > 0`,
+        /// `Al = 0`; T.81 G.1.2.3), of any component. Such a scan is the last one that touches its coefficients, so
+        /// no kept scan depends on it; without it each AC coefficient it covers lacks its lowest bit (its magnitude
+        /// is at most one quantization step short, and a coefficient of ±1 that only this pass sends stays 0). DC
+        /// scans and first passes are all kept. An approximation: the caller decides where it is close enough.
+        case lastBitACRefinements
+    }
+
     /// The JPEG in `data` without the AC scans of the components in `dcOnlyComponents` (component ids, the `Ci` of
     /// SOF and `Cs` of SOS); `nil` when its marker structure is not understood.
     package static func droppingACScans(of data: UnsafeRawBufferPointer, dcOnlyComponents: Set<UInt8>) -> Result? {
+        filtering(data, dropping: .acScans(ofComponents: dcOnlyComponents))
+    }
+
+    /// The JPEG in `data` without the scans `rule` names; `nil` when its marker structure is not understood.
+    package static func filtering(_ data: UnsafeRawBufferPointer, dropping rule: Rule) -> Result? {
         let count = data.count
         guard count >= 2, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
         var result = Result(bytes: [0xFF, 0xD8], keptScans: 0, droppedScans: 0)
@@ -95,9 +114,7 @@ package enum JPEGScanFilter {
             guard let scan = Scan(data, sosAt: position, length: length) else { return nil }
             let dataEnd = endOfEntropyCodedData(data, from: segmentEnd)
             progression.record(scan)
-            if scan.isAC, scan.componentIDs.count == 1, dcOnlyComponents.contains(scan.componentIDs[0]),
-                componentsSeen.contains(scan.componentIDs[0])
-            {
+            if scan.isDropped(by: rule, componentsSeen: componentsSeen) {
                 result.droppedScans += 1
             } else {
                 copy(data, position..<dataEnd, to: &result.bytes)
@@ -137,10 +154,24 @@ package enum JPEGScanFilter {
         /// `Ss` and `Se`: the first and last coefficient (zigzag order) the scan carries.
         var spectralStart: UInt8
         var spectralEnd: UInt8
+        /// `Ah`: the bit position of the previous pass over these coefficients (0 = a first pass).
+        var successiveHigh: UInt8
         /// `Al`: the bit position the scan refines to (0 = the last bit).
         var successiveLow: UInt8
         /// `Ss > 0`: the scan carries AC coefficients.
         var isAC: Bool { spectralStart > 0 }
+
+        /// Whether `rule` leaves this scan out, given the components some kept scan already carried.
+        func isDropped(by rule: Rule, componentsSeen: Set<UInt8>) -> Bool {
+            guard isAC else { return false }
+            switch rule {
+            case .acScans(let components):
+                return componentIDs.count == 1 && components.contains(componentIDs[0])
+                    && componentsSeen.contains(componentIDs[0])
+            case .lastBitACRefinements:
+                return successiveHigh > 0 && successiveLow == 0
+            }
+        }
 
         /// `nil` when the segment's length does not match its component count (1…4).
         init?(_ data: UnsafeRawBufferPointer, sosAt position: Int, length: Int) {
@@ -151,6 +182,7 @@ package enum JPEGScanFilter {
             componentIDs = (0..<componentCount).map { data[position + 5 + 2 * $0] }
             spectralStart = data[parameters]
             spectralEnd = data[parameters + 1]
+            successiveHigh = data[parameters + 2] >> 4
             successiveLow = data[parameters + 2] & 0x0F
         }
     }

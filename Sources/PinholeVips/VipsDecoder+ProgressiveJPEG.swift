@@ -14,17 +14,20 @@ package import Pinhole
 /// `Tests/PinholeVipsTests/ProgressiveDCOnlyTests.swift` checks the result against TurboJPEG's whole-file 1/8
 /// decode on every progressive corpus photo and fixture (at most 1 level of difference; measured: identical).
 ///
-/// At 1/4 and 1/2 nothing is dropped: libjpeg's reduced inverse DCTs (`jpeg_idct_2x2`, `jpeg_idct_4x4`) read
-/// coefficients up to row and column 7, which every AC scan of the usual scan scripts covers, so there is no
-/// spectral band to leave out (see BENCHMARKS.md for the approximations measured and rejected).
+/// At 1/4 and 1/2 no scan can be left out exactly: libjpeg's reduced inverse DCTs (`jpeg_idct_4x4`,
+/// `jpeg_idct_2x2`) read coefficients up to row and column 7, which every AC scan of the usual scan scripts covers,
+/// and a refinement scan cannot be decoded without the first passes before it. At 1/4 an approximation is taken
+/// instead (VipsDecoder+ProgressiveRefinement.swift).
 extension VipsDecoder {
     /// The decode scale this path takes: 1/8.
     static let dcOnlyScaleDenominator = 8
 
-    /// What the DC-only route decodes: libjpeg's frame at 1/8 and the filtered stream.
-    struct DCOnlyStream {
+    /// What a scan-filtered route decodes: libjpeg's frame at the route's scale and the filtered stream.
+    struct ScanFilteredStream {
         var frame: LibJPEG.Frame
         var filtered: JPEGScanFilter.Result
+        /// 8 for the DC-only route, 4 for the one without last-bit refinements.
+        var scaleDenominator: Int
     }
 
     /// The 1/8-scale pixels of the progressive JPEG in `bytes`, decoded from its DC scans and the AC scans of
@@ -35,17 +38,14 @@ extension VipsDecoder {
     ///
     /// - Parameter bands: 1 (grey) or 3 (RGB), as TurboJPEG would be asked.
     static func progressiveDCOnlyPixels(_ bytes: UnsafeRawBufferPointer, bands: Int) -> TurboJPEGDecoder.ScaledPixels? {
-        guard let stream = progressiveDCOnlyStream(bytes),
-            let (pixels, warnings) = try? progressiveDCOnlyDecode(stream, bands: bands), warnings == 0
-        else { return nil }
-        return pixels
+        progressiveDCOnlyStream(bytes).flatMap { scanFilteredPixels($0, bands: bands) }
     }
 
     /// libjpeg's frame at 1/8 and the stream without the AC scans its 1×1 inverse DCTs never read; `nil` when the
     /// data is not a progressive JPEG libjpeg reads, has no AC scan to leave out, does not send every coefficient
     /// of every component to its last bit (libjpeg would smooth such a file's blocks; a file cut short is one), or
     /// its markers are not understood.
-    static func progressiveDCOnlyStream(_ bytes: UnsafeRawBufferPointer) -> DCOnlyStream? {
+    static func progressiveDCOnlyStream(_ bytes: UnsafeRawBufferPointer) -> ScanFilteredStream? {
         guard let frame = LibJPEG.frame(bytes, scaleDenominator: dcOnlyScaleDenominator), frame.isProgressive else {
             return nil
         }
@@ -53,19 +53,20 @@ extension VipsDecoder {
         guard !dcOnly.isEmpty, let filtered = JPEGScanFilter.droppingACScans(of: bytes, dcOnlyComponents: dcOnly),
             filtered.droppedScans > 0, frame.components.allSatisfy({ filtered.completeComponents.contains($0.id) })
         else { return nil }
-        return DCOnlyStream(frame: frame, filtered: filtered)
+        return ScanFilteredStream(frame: frame, filtered: filtered, scaleDenominator: dcOnlyScaleDenominator)
     }
 
-    /// Decodes the filtered stream at 1/8 (block smoothing off); the pixels and the number of libjpeg's warnings.
+    /// Decodes the filtered stream at its scale (block smoothing off); the pixels and the number of libjpeg's
+    /// warnings.
     ///
     /// - Throws: ``PinholeError/Code/truncated`` when libjpeg reports that the data ends before EOI (never a
     ///   grey-filled image), ``PinholeError/Code/decodingFailed`` with libjpeg's message.
-    static func progressiveDCOnlyDecode(
-        _ stream: DCOnlyStream, bands: Int
+    static func scanFilteredDecode(
+        _ stream: ScanFilteredStream, bands: Int
     ) throws -> (pixels: TurboJPEGDecoder.ScaledPixels, warnings: Int) {
         let (pixels, report) = try stream.filtered.bytes.withUnsafeBytes { bytes in
             try LibJPEG.decode(
-                bytes, scaleDenominator: dcOnlyScaleDenominator, bands: bands, width: stream.frame.outputWidth,
+                bytes, scaleDenominator: stream.scaleDenominator, bands: bands, width: stream.frame.outputWidth,
                 height: stream.frame.outputHeight)
         }
         if report.prematureEnd {

@@ -4,12 +4,13 @@ package import Foundation
 package import Pinhole
 
 extension VipsDecoder {
-    /// One thumbnail's decode cut into the stages ``decodeNow(_:format:options:jpegFastPath:dcOnly:)`` runs, each
-    /// callable alone so that `pinhole bench thumbnail --stages` can time it. Not API.
+    /// One thumbnail's decode cut into the stages
+    /// ``decodeNow(_:format:options:jpegFastPath:shortcuts:interruption:onDiagnostic:)`` runs, each callable alone
+    /// so that `pinhole bench thumbnail --stages` can time it. Not API.
     ///
     /// The route is chosen as `decodeNow` chooses it (fast path eligibility, DCT scale with headroom, DC-only at
-    /// 1/8); `Tests/PinholeVipsTests/StagedThumbnailTests.swift` checks that the stages put together give
-    /// `decodeNow`'s pixels on every route. Blocking: call on a worker thread.
+    /// 1/8, no last-bit refinements at 1/4); `Tests/PinholeVipsTests/StagedThumbnailTests.swift` checks that the
+    /// stages put together give `decodeNow`'s pixels on every route. Blocking: call on a worker thread.
     package struct StagedThumbnail {
         /// Which decoder makes the pixels.
         package enum Route: String, Sendable {
@@ -17,13 +18,15 @@ extension VipsDecoder {
             case turboJPEG = "TurboJPEG"
             /// libjpeg at 1/8 from the DC scans (progressive JPEG).
             case dcOnly = "libjpeg DC-only"
+            /// libjpeg at 1/4 without the last-bit AC refinement scans (progressive JPEG).
+            case withoutLastBitRefinements = "libjpeg no last bit"
             /// `vips_thumbnail_buffer` (shrink-on-load where the loader has it).
             case libvips
         }
 
-        /// The stream the DC-only route decodes (opaque outside this module).
+        /// The stream a scan-filtered route decodes (opaque outside this module).
         package struct Input {
-            let stream: DCOnlyStream
+            let stream: ScanFilteredStream
         }
 
         /// Pixels between the decode and resize stages (opaque outside this module).
@@ -39,6 +42,7 @@ extension VipsDecoder {
         private let maxPixelSize: Int
         private let header: VipsHeader
         private let layout: ThumbnailOptions.Layout
+        private let shortcuts: ProgressiveShortcuts
         private var factor: tjscalingfactor
         private var bands: Int
 
@@ -46,7 +50,10 @@ extension VipsDecoder {
         /// the first pixel.
         ///
         /// - Throws: the ``PinholeError`` codes of ``VipsDecoder/decode(_:options:)``.
-        package init(_ data: Data, maxPixelSize: Int, dcOnly: Bool = true) throws {
+        /// - Parameter shortcuts: whether the progressive shortcuts may be taken (`true`: both, as by default).
+        package init(_ data: Data, maxPixelSize: Int, shortcuts: Bool = true) throws {
+            let shortcuts = shortcuts ? ProgressiveShortcuts.all : .none
+            self.shortcuts = shortcuts
             self.data = data
             self.maxPixelSize = maxPixelSize
             format = try VipsDecoder.sniffedFormat(data)
@@ -71,17 +78,23 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             bands = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue) ? 1 : 3
-            let takesDCOnly =
-                dcOnly && factor.num * Int32(VipsDecoder.dcOnlyScaleDenominator) == factor.denom
-                && data.withUnsafeBytes { VipsDecoder.progressiveDCOnlyStream($0) } != nil
-            route = takesDCOnly ? .dcOnly : .turboJPEG
+            let denominator = VipsDecoder.scaleDenominator(of: factor) ?? 1
+            let filtered = data.withUnsafeBytes { shortcuts.stream($0, scaleDenominator: denominator) }
+            route =
+                switch filtered?.scaleDenominator {
+                case VipsDecoder.dcOnlyScaleDenominator: .dcOnly
+                case VipsDecoder.refinementSkippingScaleDenominator: .withoutLastBitRefinements
+                default: .turboJPEG
+                }
         }
 
-        /// The scan filter of the DC-only route: the stream libjpeg decodes; `nil` on other routes (they read the
-        /// data as it is).
+        /// The scan filter of a scan-filtered route: the stream libjpeg decodes; `nil` on other routes (they read
+        /// the data as it is).
         package func decoderInput() -> Input? {
-            guard route == .dcOnly else { return nil }
-            return data.withUnsafeBytes { VipsDecoder.progressiveDCOnlyStream($0) }.map(Input.init)
+            guard route == .dcOnly || route == .withoutLastBitRefinements,
+                let denominator = VipsDecoder.scaleDenominator(of: factor)
+            else { return nil }
+            return data.withUnsafeBytes { shortcuts.stream($0, scaleDenominator: denominator) }.map(Input.init)
         }
 
         /// The decode without colour conversion: on a JPEG route entropy decoding and the inverse DCT at the route's
@@ -89,11 +102,11 @@ extension VipsDecoder {
         /// libvips route its loader at the shrink-on-load `vips_thumbnail` picks, decoded into memory.
         package func decodeWithoutColour(_ input: Input?) throws {
             switch route {
-            case .dcOnly:
+            case .dcOnly, .withoutLastBitRefinements:
                 guard let input else { return }
                 _ = try input.stream.filtered.bytes.withUnsafeBytes { bytes in
                     try LibJPEG.decode(
-                        bytes, scaleDenominator: VipsDecoder.dcOnlyScaleDenominator, bands: bands,
+                        bytes, scaleDenominator: input.stream.scaleDenominator, bands: bands,
                         width: input.stream.frame.outputWidth, height: input.stream.frame.outputHeight,
                         convertsColour: false)
                 }
@@ -116,9 +129,9 @@ extension VipsDecoder {
         /// libvips route, which decodes inside ``finish(_:)``.
         package func decode(_ input: Input?) throws -> Pixels? {
             switch route {
-            case .dcOnly:
+            case .dcOnly, .withoutLastBitRefinements:
                 guard let input else { return nil }
-                return Pixels(scaled: try VipsDecoder.progressiveDCOnlyDecode(input.stream, bands: bands).pixels)
+                return Pixels(scaled: try VipsDecoder.scanFilteredDecode(input.stream, bands: bands).pixels)
             case .turboJPEG:
                 let decoder = try TurboJPEGDecoder()
                 return data.withUnsafeBytes { bytes in

@@ -13,7 +13,7 @@ extension VipsDecoder {
     package func decodeSynchronously(_ data: Data, options: DecodingOptions) throws -> DecodedImage {
         let format = try Self.sniffedFormat(data)
         return try Self.decodeUnderPolicy(
-            data, format: format, options: options, jpegFastPath: jpegFastPath, dcOnly: progressiveDCOnly,
+            data, format: format, options: options, jpegFastPath: jpegFastPath, shortcuts: shortcuts,
             interruption: nil, onDiagnostic: onDiagnostic)
     }
 }

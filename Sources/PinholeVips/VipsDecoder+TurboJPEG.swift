@@ -9,7 +9,7 @@ import Pinhole
 ///
 /// Taken only for JPEGs that need nothing but scaling (``isJPEGFastPathEligible(_:)``); every other image, and
 /// every JPEG TurboJPEG cannot parse, goes the libvips way. Sniffing, the header read and the pixel-limit checks
-/// happen before either path, in ``decodeNow(_:format:options:jpegFastPath:dcOnly:)``.
+/// happen before either path, in ``decodeNow(_:format:options:jpegFastPath:shortcuts:interruption:onDiagnostic:)``.
 extension VipsDecoder {
     /// Whether `data` is a JPEG the fast path decodes to the same picture as libvips: Huffman-coded baseline,
     /// extended or progressive, 8-bit, YCbCr or grey as libjpeg sees it (SOF components, Adobe APP14 transform,
@@ -42,7 +42,7 @@ extension VipsDecoder {
     /// 4 of the 62 eligible inputs with no headroom — mate-dune, life-6mp, slow-noise, size-key-source; every
     /// input ≥ 35 dB from 1.4 on). libvips keeps 2× (its JPEG shrink-on-load stops at twice the target), so 1.4
     /// still decodes a 12 MP photo for a 360 px thumbnail at 1/8 where libvips uses 1/4.
-    static let headroom = 1.4
+    package static let headroom = 1.4
 
     /// The fast path's thumbnail of `data` fitted exactly to `box` (displayed orientation), or `nil` when the
     /// image is not eligible (the caller then takes the libvips path). Call on a worker thread after the limits
@@ -52,7 +52,7 @@ extension VipsDecoder {
     /// own evidence, whether it decodes or is truncated (never a grey-filled image from here).
     /// - Throws: ``PinholeError/Code/decodingFailed`` with libvips' message when the resize fails.
     static func turboJPEGThumbnail(
-        _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout, dcOnly: Bool = true
+        _ data: Data, header: VipsHeader, layout: ThumbnailOptions.Layout, shortcuts: ProgressiveShortcuts = .all
     ) throws -> PixelImage? {
         let box = (width: layout.resized.width, height: layout.resized.height)
         guard takesOnFastPath(layout), markersAllowFastPath(data) else { return nil }
@@ -65,8 +65,9 @@ extension VipsDecoder {
             let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
             let factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             let grey = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue)
-            if dcOnly, factor.num * Int32(dcOnlyScaleDenominator) == factor.denom,
-                let pixels = progressiveDCOnlyPixels(bytes, bands: grey ? 1 : 3)
+            if let denominator = scaleDenominator(of: factor),
+                let stream = shortcuts.stream(bytes, scaleDenominator: denominator),
+                let pixels = scanFilteredPixels(stream, bands: grey ? 1 : 3)
             {
                 return pixels
             }

@@ -11,6 +11,8 @@ struct JPEGScanFilterTests {
     struct ScanHeader: Equatable {
         var componentIDs: [UInt8]
         var spectralStart: UInt8
+        /// `Ah << 4 | Al`, as stored.
+        var approximation: UInt8
     }
 
     /// Every SOS header in `bytes`, walking segment lengths and skipping entropy-coded data (test-side parser).
@@ -24,7 +26,8 @@ struct JPEGScanFilterTests {
                 let count = Int(bytes[position + 4])
                 found.append(ScanHeader(
                     componentIDs: (0..<count).map { bytes[position + 5 + 2 * $0] },
-                    spectralStart: bytes[position + 5 + 2 * count]))
+                    spectralStart: bytes[position + 5 + 2 * count],
+                    approximation: bytes[position + 7 + 2 * count]))
                 while next + 1 < bytes.count,
                     !(bytes[next] == 0xFF && bytes[next + 1] != 0 && !(0xD0...0xD7).contains(bytes[next + 1]))
                 {
@@ -52,6 +55,27 @@ struct JPEGScanFilterTests {
         // Then nothing is dropped: its only scan is not an AC scan of a progressive frame
         #expect(result.bytes == bytes)
         #expect((result.keptScans, result.droppedScans) == (1, 0))
+    }
+
+    @Test func lastBitRuleDropsTheACRefinementsToTheLastBitAndNothingElse() async throws {
+        // Given a progressive 4:4:4 JPEG from libjpeg's default script (AC first passes to bit 1 or 2, then
+        // refinements down to bit 0; DC first pass and refinement)
+        let bytes = try await Self.fixture("inputs/progressive.jpg")
+        let original = Self.scans(bytes)
+        let lastBitAC = { (scan: ScanHeader) in scan.spectralStart > 0 && scan.approximation >> 4 > 0
+            && scan.approximation & 0x0F == 0 }
+        #expect(original.contains(where: lastBitAC))
+        #expect(original.contains { $0.spectralStart == 0 && $0.approximation >> 4 > 0 }, "a DC refinement")
+        // When the last-bit AC refinements are left out
+        let result = try #require(bytes.withUnsafeBytes { JPEGScanFilter.filtering($0, dropping: .lastBitACRefinements) })
+        // Then exactly those scans are gone, in order; DC refinements and every first pass stay
+        let expected = original.filter { !lastBitAC($0) }
+        #expect(Self.scans(result.bytes) == expected)
+        #expect(result.droppedScans == original.count - expected.count)
+        #expect(result.keptScans == expected.count)
+        #expect(result.bytes.suffix(2) == [0xFF, 0xD9])
+        // And the file still counts as sending every coefficient to its last bit (the dropped scans did)
+        #expect(result.completeComponents == [1, 2, 3])
     }
 
     @Test func dropsEveryACScanOfTheDCOnlyComponentsAndNothingElse() async throws {

@@ -11,6 +11,7 @@ struct StagedThumbnailTests {
     @Test(arguments: [
         ("baseline.jpg", 360, VipsDecoder.StagedThumbnail.Route.turboJPEG),
         ("large-progressive-4096x4096.jpg", 360, .dcOnly),
+        ("large-progressive-4096x4096.jpg", 512, .withoutLastBitRefinements),
         ("large-progressive-4096x4096.jpg", 1024, .turboJPEG),
         ("orient-6.jpg", 60, .turboJPEG),
         ("cmyk-adobe.jpg", 360, .libvips),
