@@ -10,7 +10,7 @@ package import Pinhole
 /// component) are 21–57 % of a corpus photo's bytes and about half of its entropy decoding, and change a thumbnail
 /// little: every AC coefficient they cover loses its lowest bit (at most one quantization step). An approximation,
 /// so it has a bar: the PSNR ≥ 45 dB against the whole-file decode, for the thumbnail the fast path makes
-/// from the 1/4 decode (lanczos3 by 1.4–2.8×). Measured on the 16 progressive corpus photos that have such scans
+/// from the 1/4 decode (lanczos3 by 1.4–2.8×). Measured on the 17 progressive corpus photos (all have such scans)
 /// (BENCHMARKS.md): 45.6–52.7 dB at the largest box that still decodes at 1/4 (a 1.4× resize, where the error is
 /// largest), 1/4 decodes 1.4–2.4× faster; the 1/4-scale pixels themselves are 43–52 dB from the whole-file
 /// decode's. At 1/2 the 360 px thumbnails were 45.0–52.1 dB (a shorter resize averages less of the error away):
