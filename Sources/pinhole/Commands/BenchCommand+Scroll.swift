@@ -61,14 +61,28 @@ extension BenchCommand {
                     // main queue and exit now rather than wait minutes for a thread to resume this task.
                     let text = (try? output(results)) ?? "pinhole bench scroll: cannot encode the results"
                     FileHandle.standardOutput.write(Data((text + "\n").utf8))
-                    exit(0)
+                    exit(Self.reportNaiveDownloadFailure(results) ? 1 : 0)
                 })
             print(try output(results))
-            return 0
+            return Self.reportNaiveDownloadFailure(results) ? 1 : 0
         } catch {
             FileHandle.standardError.write(Data("pinhole bench scroll: \(error)\n".utf8))
             return 1
         }
+    }
+
+    /// Whether no download of the naive strategy was served; says so on stderr. Its first rows start their
+    /// downloads at once, so a working run always has some. Its figures would then compare Pinhole with nothing (it
+    /// happened once: `Data(contentsOf:)` reaches http URLs only when FoundationNetworking is linked, and nothing
+    /// else linked it), so the run fails instead of printing them as if they meant something.
+    static func reportNaiveDownloadFailure(_ results: [ScrollResult]) -> Bool {
+        guard let naive = results.first(where: { $0.strategy == "naive" }), naive.requestsCompleted == 0 else {
+            return false
+        }
+        let message = "pinhole bench scroll: no download of the naive strategy reached the server: its figures "
+            + "are not a comparison (is FoundationNetworking linked?)\n"
+        FileHandle.standardError.write(Data(message.utf8))
+        return true
     }
 
     /// A positive number of seconds given as `name`, or `defaultValue`.

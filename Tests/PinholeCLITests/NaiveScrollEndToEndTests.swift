@@ -1,0 +1,44 @@
+import Foundation
+import PinholeTestSupport
+import Testing
+
+/// The scroll benchmark's naive strategy (the reproduced "before") really downloads: its `Data(contentsOf:)`
+/// reaches the in-process server, so the figures measured against it are a comparison with something. It once made
+/// no request at all (FoundationNetworking was no longer linked once the loader moved to libcurl), and every run
+/// still printed figures. That was a release build: the debug build tests run links FoundationNetworking either
+/// way, so the benchmark itself also fails when no naive download reached the server (checked by hand with the
+/// downloads pointed at a closed port: this test fails, and the command exits 1 saying why). Run in a child
+/// process: its blocking downloads clog libdispatch's global pool, which the test process shares with every other
+/// test (see ScrollReproductionTests).
+@Suite(.timeLimit(scaledMinutes: 2))
+struct NaiveScrollEndToEndTests {
+    struct Result: Decodable {
+        var strategy: String
+        var requestsStarted: Int
+        var requestsCompleted: Int
+        var imagesShown: Int
+        var unreadableImages: Int
+    }
+
+    @Test func naiveRowsDownloadFromTheServerAndShowImages() async throws {
+        // Given a short list (20 rows, 4 visible) on a server that answers at once
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let arguments = [
+            "bench", "scroll", "--strategy", "naive", "--rows", "20", "--visible", "4", "--latency-ms", "0",
+            "--duration-s", "1", "--naive-cap-s", "4", "--json",
+        ]
+        // When the naive strategy scrolls it in a child process
+        let run = try await PinholeBinary.run(arguments, in: directory.path)
+        #expect(run.status == 0, "stderr: \(run.stderr.suffix(2000))")
+        let results = try #require(
+            try? JSONDecoder().decode([Result].self, from: Data(run.stdout.utf8)),
+            "no report: stdout \(run.stdout.prefix(400)), stderr \(run.stderr.suffix(2000))")
+        let naive = try #require(results.first { $0.strategy == "naive" })
+        // Then its downloads reached the server and came back, and rows showed decodable images
+        #expect(naive.requestsStarted > 0)
+        #expect(naive.requestsCompleted > 0, "no download completed: \(naive)")
+        #expect(naive.imagesShown > 0)
+        #expect(naive.unreadableImages == 0)
+    }
+}
