@@ -26,7 +26,7 @@ struct NaiveScrollEndToEndTests {
         defer { directory.remove() }
         let arguments = [
             "bench", "scroll", "--strategy", "naive", "--rows", "20", "--visible", "4", "--latency-ms", "0",
-            "--duration-s", "1", "--naive-cap-s", "4", "--json",
+            "--duration-s", "1", "--naive-cap-s", "8", "--json",
         ]
         // When the naive strategy scrolls it in a child process
         let run = try await PinholeBinary.run(arguments, in: directory.path)
