@@ -6,8 +6,9 @@ import Pinhole
 import PinholeVips
 
 /// libFuzzer target for the decode path: arbitrary bytes through sniffing, the container checks, the header
-/// checks, ``VipsDecoder`` with and without its TurboJPEG fast path, and for JPEGs the progressive scan filter and
-/// the DC-only 1/8 decode against the whole-file one (synchronously, so a run is single-threaded and repeatable).
+/// checks, ``VipsDecoder`` with and without its TurboJPEG fast path, and for JPEGs the progressive scan filter (both
+/// rules), the DC-only 1/8 decode against the whole-file one and the 1/4 decode without last-bit refinements
+/// against TurboJPEG's (synchronously, so a run is single-threaded and repeatable).
 ///
 /// Built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address` and `-DPINHOLE_FUZZ`: libFuzzer then supplies
 /// `main` and calls ``fuzzOneInput(_:_:)`` for every input. Built without that flag (the ordinary `swift build`),
