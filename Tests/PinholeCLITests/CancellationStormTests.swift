@@ -38,7 +38,10 @@ struct CancellationStormTests {
         let result = try await PinholeBinary.run(arguments, in: directory.path)
         let report = try #require(
             try? JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)),
-            "no report: status \(result.status), stdout \(result.stdout.prefix(400)), stderr \(result.stderr.suffix(3000))")
+            """
+            no report: status \(result.status), stdout \(result.stdout.prefix(400)), stderr (a crash's reason and \
+            crashed thread come first) \(result.stderr.prefix(6000)) … \(result.stderr.suffix(1500))
+            """)
         // Then every caller got exactly one answer, of each kind
         #expect(report.requests == Self.requests)
         #expect(report.succeeded + report.failed + report.cancelled == Self.requests)
