@@ -89,6 +89,11 @@ static GLogWriterOutput log_writer(GLogLevelFlags level, const GLogField *fields
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status = -1;
 
+// libvips' <vips/vector.h> declares these, but it is not part of <vips/vips.h> and needs ORC's headers; the two
+// functions are plain public symbols of libvips 8.14.
+gboolean vips_vector_isenabled(void);
+void vips_vector_set_enabled(gboolean enabled);
+
 static void init_everything(void) {
     // Handlers first, so that nothing libvips says while starting reaches stderr.
     GLogLevelFlags all = G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION;
@@ -103,8 +108,17 @@ static void init_everything(void) {
     if (init_status == 0) {
         vips_cache_set_max(0);       // thumbnails are never reused: the operation cache only costs memory
         vips_concurrency_set(1);     // we parallelise across images, not inside one
+        // ORC's run-time compiled SIMD paths off: libvips builds and frees an ORC program per resize operation,
+        // and two threads freeing them at once corrupt liborc's code-memory lists (liborc 0.4.33 with libvips
+        // 8.14: under AddressSanitizer, a SEGV in orc_code_free <- orc_program_free <- vips_vector_free from an
+        // operation's dispose; without it, crashes in liborc and "malloc(): invalid size" in about 2 % of
+        // `pinhole debug storm` runs). With them off no ORC program is ever made (checked with gdb), at a cost
+        // of 5-10 % CPU on the corpus benchmark (RELIABILITY.md section 4). VIPS_NOVECTOR=1 does the same.
+        vips_vector_set_enabled(FALSE);
     }
 }
+
+int CPinholeVips_vector_enabled(void) { return vips_vector_isenabled() ? 1 : 0; }
 
 int CPinholeVips_init(void) {
     pthread_once(&init_once, init_everything);

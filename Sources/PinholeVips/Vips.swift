@@ -7,6 +7,8 @@ import Pinhole
 /// The first use of any PinholeVips type initialises libvips (thread-safe, `pthread_once` in the shim) with:
 /// - the operation cache off (`vips_cache_set_max(0)`: thumbnails are not reused, the cache only costs memory);
 /// - one thread per operation (`vips_concurrency_set(1)`: Pinhole runs several decodes in parallel instead);
+/// - libvips' ORC vector paths off (`vips_vector_set_enabled(FALSE)`): two threads freeing ORC programs at once
+///   corrupt liborc's memory (found by AddressSanitizer in the cancellation storm; RELIABILITY.md section 4);
 /// - GLib log handlers for every domain that capture warnings (libvips, libpng, libjpeg, GLib…) into a
 ///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact.
 ///
@@ -14,6 +16,12 @@ import Pinhole
 public enum Vips {
     /// The shim's `CPinholeVips_init` result: 0 when libvips started. Swift runs this once, lazily, thread-safely.
     private static let initStatus: Int32 = CPinholeVips_init()
+
+    /// Whether libvips' ORC vector paths are on: `false` once PinholeVips has started libvips (see above).
+    package static var vectorPathsEnabled: Bool {
+        _ = initStatus
+        return CPinholeVips_vector_enabled() != 0
+    }
 
     /// The libvips version, for example `"8.14.1"`.
     public static var version: String {

@@ -13,6 +13,15 @@ struct VipsRuntimeTests {
         #expect(Vips.version.hasPrefix("8."))
     }
 
+    @Test func libvipsVectorPathsAreOffSoNoThreadsFreeORCProgramsAtOnce() async throws {
+        // Given libvips started by PinholeVips, and a resize that would build an ORC program (lanczos3 reduce)
+        let data = try await Fixtures.caseFile("inputs/baseline.jpg")
+        _ = try await decoder.decode(data, options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 37)))
+        // Then libvips' ORC vector paths are off: with them on, two threads freeing ORC programs at once corrupted
+        // liborc's memory in about 2 % of cancellation storms (AddressSanitizer: SEGV in orc_code_free)
+        #expect(!Vips.vectorPathsEnabled)
+    }
+
     /// Inputs that make libjpeg, libpng and libvips complain: cut short, or corrupt in the middle.
     static func troublesomeInputs() async throws -> [Data] {
         let jpeg = try await Fixtures.caseFile("inputs/baseline.jpg")

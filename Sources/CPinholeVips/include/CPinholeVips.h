@@ -27,6 +27,9 @@ int CPinholeVips_init(void);
 /// The libvips version, e.g. "8.14.1". Static storage.
 const char *CPinholeVips_version(void);
 
+/// 1 when libvips' ORC vector paths are on (CPinholeVips_init turns them off: see CPinholeVips.c), else 0.
+int CPinholeVips_vector_enabled(void);
+
 /// Moves the oldest captured warning into `buf` (NUL-terminated, truncated to `len`). Returns 1 when a
 /// warning was taken, 0 when the ring buffer is empty.
 int CPinholeVips_take_warning(char *buf, size_t len);
