@@ -168,6 +168,19 @@ struct ContentModeFastPathTests {
         }
     }
 
+    @Test func attentionCropIsLeftToLibvips() async throws {
+        // Given a photo whose attention crop moved between the paths once libvips' ORC paths were off (23.6 dB)
+        let url = CorpusTests.corpus.appendingPathComponent("sunset-12mp.jpg")
+        try #require(FileManager.default.fileExists(atPath: url.path), "no corpus at \(CorpusTests.corpus.path)")
+        let data = try await Fixtures.read(url)
+        // When filled into 200×200 with an attention crop on both decoders
+        let options = ContentModeTests.options(200, 200, .fill(crop: .attention))
+        let fast = try await ContentModeTests.fast.decode(data, options: options).image
+        let libvips = try await ContentModeTests.libvips.decode(data, options: options).image
+        // Then both took the libvips path: the very same pixels
+        #expect(fast == libvips)
+    }
+
     @Test func entropyCropIsLeftToLibvips() async throws {
         // Given a photo whose entropy crop moved by 16 px between the paths when the fast path took it
         let url = CorpusTests.corpus.appendingPathComponent("bridge-11mp.jpg")
