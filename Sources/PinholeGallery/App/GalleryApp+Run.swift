@@ -61,7 +61,9 @@ extension GalleryApp {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             do {
                 let data = try app.summary(seconds: seconds, exitStatus: status).json()
-                try await WorkerThreadPool.io.run { try data.write(to: statsURL) }
+                // Atomically (a temporary file, then a rename): a reader that waits for the file never sees it half
+                // written (the grid test once read it empty).
+                try await WorkerThreadPool.io.run { try data.write(to: statsURL, options: .atomic) }
             } catch {
                 FileHandle.standardError.write(Data("pinhole: error: cannot write \(statsURL.path): \(error)\n".utf8))
                 if status == 0 { status = 2 }
