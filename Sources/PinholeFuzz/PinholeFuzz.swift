@@ -43,8 +43,9 @@ enum FuzzHarness {
         // The 1/8 and 1/4 decodes have no limit check of their own: only headers within the thumbnail limits get
         // there.
         if sniffed == .image(.jpeg), let info, info.width * info.height <= thumbnailOptions.maxPixelCount {
-            checkDCOnlyDecode(data)
-            checkRefinementSkippingDecode(data)
+            checkFewerScansDecode(data, decode: VipsDecoder.oneEighthScaleDecode, maxDifference: 1, name: "DC-only")
+            checkFewerScansDecode(
+                data, decode: VipsDecoder.oneQuarterScaleDecode, maxDifference: nil, name: "without refinements")
         }
         // Both JPEG routes: the TurboJPEG fast path and libvips (the same for other formats).
         for decoder in decoders {
@@ -79,13 +80,17 @@ enum FuzzHarness {
         }
     }
 
-    /// The 1/4-scale decode without last-bit refinements against the whole-file decode: when both give pixels, they
-    /// are the same size and format; either may only fail with a ``PinholeError`` (the pixels differ by design).
-    static func checkRefinementSkippingDecode(_ data: Data) {
+    /// A decode from fewer scans against the whole-file decode at the same scale: when both give pixels, they are
+    /// the same size and format, and differ by at most `maxDifference` levels when one is given (DC-only at 1/8 is
+    /// exact; without last-bit refinements at 1/4 the pixels differ by design); either may only fail with a
+    /// ``PinholeError``.
+    static func checkFewerScansDecode(
+        _ data: Data, decode: (Data, Bool) throws -> PixelImage?, maxDifference: Int?, name: String
+    ) {
         var images: [PixelImage?] = []
-        for skipping in [true, false] {
+        for fewerScans in [true, false] {
             do {
-                images.append(try VipsDecoder.oneQuarterScaleDecode(data, skippingRefinements: skipping))
+                images.append(try decode(data, fewerScans))
             } catch {
                 expectTyped(error)
                 images.append(nil)
@@ -94,27 +99,10 @@ enum FuzzHarness {
         guard let fewer = images[0], let all = images[1] else { return }
         guard fewer.width == all.width, fewer.height == all.height, fewer.pixelFormat == all.pixelFormat,
             fewer.pixels.count == all.pixels.count
-        else { fatalError("without refinements \(fewer.width)×\(fewer.height), whole file \(all.width)×\(all.height)") }
-    }
-
-    /// DC-only decoding at 1/8 against the whole-file decode: when both give pixels, they are the same size and
-    /// differ by at most 1 level (the exactness the path promises); either may only fail with a ``PinholeError``.
-    static func checkDCOnlyDecode(_ data: Data) {
-        var images: [PixelImage?] = []
-        for dcOnly in [true, false] {
-            do {
-                images.append(try VipsDecoder.oneEighthScaleDecode(data, dcOnly: dcOnly))
-            } catch {
-                expectTyped(error)
-                images.append(nil)
-            }
-        }
-        guard let fromDC = images[0], let fromAll = images[1] else { return }
-        guard fromDC.width == fromAll.width, fromDC.height == fromAll.height, fromDC.pixelFormat == fromAll.pixelFormat,
-            fromDC.pixels.count == fromAll.pixels.count
-        else { fatalError("DC-only \(fromDC.width)×\(fromDC.height), whole file \(fromAll.width)×\(fromAll.height)") }
-        let worst = zip(fromDC.pixels, fromAll.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
-        guard worst <= 1 else { fatalError("DC-only decode differs from the whole-file decode by \(worst) levels") }
+        else { fatalError("\(name) \(fewer.width)×\(fewer.height), whole file \(all.width)×\(all.height)") }
+        guard let maxDifference else { return }
+        let worst = zip(fewer.pixels, all.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+        guard worst <= maxDifference else { fatalError("\(name) differs from the whole-file decode by \(worst) levels") }
     }
 
     /// A decode may only fail with a ``PinholeError``.

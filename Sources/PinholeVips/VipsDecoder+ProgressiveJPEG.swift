@@ -85,13 +85,26 @@ extension VipsDecoder {
     ///
     /// - Throws: ``PinholeError/Code/decodingFailed`` when TurboJPEG cannot be set up.
     package static func oneEighthScaleDecode(_ data: Data, dcOnly: Bool) throws -> PixelImage? {
+        try scaledDecode(data, scaleDenominator: dcOnlyScaleDenominator, fewerScans: dcOnly)
+    }
+
+    /// The 1/`scaleDenominator` decode of the JPEG in `data` as the fast path makes it: from fewer scans when a
+    /// progressive shortcut applies at that scale (`fewerScans`; `nil` when it declines the data) or from every scan
+    /// by TurboJPEG, as `gray8` or `rgb8` pixels in stored orientation, before any resize; `nil` when TurboJPEG
+    /// cannot read the header. Blocking.
+    ///
+    /// - Throws: ``PinholeError/Code/decodingFailed`` when TurboJPEG cannot be set up.
+    static func scaledDecode(_ data: Data, scaleDenominator: Int, fewerScans: Bool) throws -> PixelImage? {
         let decoder = try TurboJPEGDecoder()
         let scaled = data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
             guard let header = decoder.header(bytes) else { return nil }
-            let grey = header.colourSpace == Int32(TJCS_GRAY.rawValue)
-            if dcOnly { return progressiveDCOnlyPixels(bytes, bands: grey ? 1 : 3) }
-            let factor = tjscalingfactor(num: 1, denom: Int32(dcOnlyScaleDenominator))
-            return decoder.decode(bytes, header: header, factor: factor, grey: grey)
+            let bands = header.colourSpace == Int32(TJCS_GRAY.rawValue) ? 1 : 3
+            if fewerScans {
+                return ProgressiveShortcuts.all.stream(bytes, scaleDenominator: scaleDenominator)
+                    .flatMap { scanFilteredPixels($0, bands: bands) }
+            }
+            let factor = tjscalingfactor(num: 1, denom: Int32(scaleDenominator))
+            return decoder.decode(bytes, header: header, factor: factor, grey: bands == 1)
         }
         guard let scaled else { return nil }
         return PixelImage(

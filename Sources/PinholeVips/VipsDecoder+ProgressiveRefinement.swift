@@ -87,19 +87,6 @@ extension VipsDecoder {
     ///
     /// - Throws: ``PinholeError/Code/decodingFailed`` when TurboJPEG cannot be set up.
     package static func oneQuarterScaleDecode(_ data: Data, skippingRefinements: Bool) throws -> PixelImage? {
-        let decoder = try TurboJPEGDecoder()
-        let scaled = data.withUnsafeBytes { bytes -> TurboJPEGDecoder.ScaledPixels? in
-            guard let header = decoder.header(bytes) else { return nil }
-            let grey = header.colourSpace == Int32(TJCS_GRAY.rawValue)
-            if skippingRefinements {
-                return progressiveWithoutLastBitStream(bytes).flatMap { scanFilteredPixels($0, bands: grey ? 1 : 3) }
-            }
-            let factor = tjscalingfactor(num: 1, denom: Int32(refinementSkippingScaleDenominator))
-            return decoder.decode(bytes, header: header, factor: factor, grey: grey)
-        }
-        guard let scaled else { return nil }
-        return PixelImage(
-            width: scaled.width, height: scaled.height, pixelFormat: scaled.bands == 1 ? .gray8 : .rgb8,
-            pixels: scaled.pixels)
+        try scaledDecode(data, scaleDenominator: refinementSkippingScaleDenominator, fewerScans: skippingRefinements)
     }
 }

@@ -168,26 +168,16 @@ struct ContentModeFastPathTests {
         }
     }
 
-    @Test func attentionCropIsLeftToLibvips() async throws {
-        // Given a photo whose attention crop moved between the paths once libvips' ORC paths were off (23.6 dB)
-        let url = CorpusTests.corpus.appendingPathComponent("sunset-12mp.jpg")
+    /// Photos whose smart crop moved between the paths when the fast path took it: the entropy crop of
+    /// bridge-11mp by 16 px; the attention crop of sunset-12mp once libvips' ORC paths were off (23.6 dB).
+    @Test(arguments: [("bridge-11mp.jpg", ThumbnailOptions.Crop.entropy), ("sunset-12mp.jpg", .attention)])
+    func smartCropsAreLeftToLibvips(file: String, crop: ThumbnailOptions.Crop) async throws {
+        // Given such a photo
+        let url = CorpusTests.corpus.appendingPathComponent(file)
         try #require(FileManager.default.fileExists(atPath: url.path), "no corpus at \(CorpusTests.corpus.path)")
         let data = try await Fixtures.read(url)
-        // When filled into 200×200 with an attention crop on both decoders
-        let options = ContentModeTests.options(200, 200, .fill(crop: .attention))
-        let fast = try await ContentModeTests.fast.decode(data, options: options).image
-        let libvips = try await ContentModeTests.libvips.decode(data, options: options).image
-        // Then both took the libvips path: the very same pixels
-        #expect(fast == libvips)
-    }
-
-    @Test func entropyCropIsLeftToLibvips() async throws {
-        // Given a photo whose entropy crop moved by 16 px between the paths when the fast path took it
-        let url = CorpusTests.corpus.appendingPathComponent("bridge-11mp.jpg")
-        try #require(FileManager.default.fileExists(atPath: url.path), "no corpus at \(CorpusTests.corpus.path)")
-        let data = try await Fixtures.read(url)
-        // When filled into 200×200 with an entropy crop on both decoders
-        let options = ContentModeTests.options(200, 200, .fill(crop: .entropy))
+        // When filled into 200×200 with that crop on both decoders
+        let options = ContentModeTests.options(200, 200, .fill(crop: crop))
         let fast = try await ContentModeTests.fast.decode(data, options: options).image
         let libvips = try await ContentModeTests.libvips.decode(data, options: options).image
         // Then both took the libvips path: the very same pixels
