@@ -54,7 +54,12 @@ struct PipelineNetworkTests {
     }
 
     @Test func oneOfTwoCallersCancelledTheOtherGetsItsImage() async throws {
-        let harness = try Harness()
+        // (No loader timeout may end the download: the test counts aborts, and the harness's 1 s stall timeout
+        // once aborted it under load in a fresh-clone `make test`, 82 s in.)
+        var loader = Harness.fastLoader()
+        loader.stallTimeout = .seconds(120)
+        loader.deadline = .seconds(300)
+        let harness = try Harness(loader: loader)
         harness.server.route("/kept.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(300)))
         let request = harness.request("/kept.jpg", size: 200)
         let leaving = Task { try await harness.pipeline.image(for: request) }
