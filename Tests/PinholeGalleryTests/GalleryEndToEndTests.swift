@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeGallery
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -85,25 +86,39 @@ struct GalleryEndToEndTests {
         // When the terminal shrinks to 60×20 (SIGWINCH)
         try await tmux.run(["resize-window", "-t", "gallery", "-x", "60", "-y", "20"])
         // (Titles start after the bar, the favourite mark, a space, the thumbnail and two spaces: column 17 at 60.)
+        // (Captured with escapes, so that colours can be read; columns are counted in the printed characters.)
         func titleColumns(_ pane: String) -> [Int] {
-            pane.split(separator: "\n").compactMap { line in
+            PaneCells(capture: pane).lines.map { String($0.map(\.character)) }.compactMap { line in
                 ["Harbour at dawn", "Green field", "Interlaced tiles", "Broken picture"].lazy.compactMap {
                     line.range(of: $0).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
                 }.first
             }
         }
-        let narrow = try await tmux.waitForPane { titleColumns($0) == [17, 17, 17] && $0.contains("shown 6") }
+        // (The status line is cut to 60 columns there, so its "shown" count is not on screen: the pictures are
+        // looked for instead, by the truecolor cells in each row's thumbnail box, with no row still loading.)
+        let narrowLayout = ScreenLayout(size: TerminalSize(columns: 60, rows: 20))
+        func drawnThumbnails(_ pane: String) -> Int {
+            let cells = PaneCells(capture: pane)
+            return (0..<3).filter { row in
+                let top = narrowLayout.listTop + row * narrowLayout.rowStride
+                return cells.colouredShare(
+                    columns: 3..<(3 + narrowLayout.thumbnailColumns), rows: top..<(top + narrowLayout.rowHeight)) > 0.3
+            }.count
+        }
+        let narrow = try await tmux.waitForPane(escapes: true) { pane in
+            titleColumns(pane) == [17, 17, 17] && !pane.contains("loading…") && drawnThumbnails(pane) == 3
+        }
         // Then the layout follows: three rows of 12×4-cell thumbnails drawn again at the new size, lines cut to 60
         // columns
-        let narrowLines = narrow.split(separator: "\n", omittingEmptySubsequences: false)
+        let narrowLines = PaneCells(capture: narrow).lines.map { String($0.map(\.character)) }
         #expect(titleColumns(narrow) == [17, 17, 17], "\(narrow)")
+        #expect(drawnThumbnails(narrow) == 3 && !narrow.contains("loading…"), "\(narrow)")
         #expect(narrowLines.first?.contains("1/4 · ★ 1") == true)
         #expect(narrowLines.allSatisfy { $0.count <= 60 })
         try await tmux.run(["send-keys", "-t", "gallery", quitKey])
 
         // Then the program exits 0 (130 for Ctrl-C), the terminal is back in canonical mode with echo, the alternate
-        // screen is
-        // gone, and the favourite and the stats were written
+        // screen is gone, and the favourite and the stats were written
         let exitFile = scratch.appendingPathComponent("exit")
         let sttyPath = scratch.path + "/stty"
         // (tmux parses the pane's output on its own schedule: wait for the screen switch as well as the file.)
