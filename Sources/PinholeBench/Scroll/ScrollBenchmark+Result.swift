@@ -46,7 +46,9 @@ extension ScrollBenchmark {
         let cpu = figures.phases.map(\.cpu)
         result.mainCPUP99Ms = FrameStatistics.percentile(99, of: cpu)
         result.mainCPUMaxMs = cpu.max() ?? 0
-        result.mainActorProfile = FramePhases.profile(figures.phases)
+        result.mainActorProfile =
+            FramePhases.profile(figures.phases) + "; "
+            + FramePhases.slowFrames(figures.phases, wallMilliseconds: figures.workMilliseconds)
         return result
     }
 
