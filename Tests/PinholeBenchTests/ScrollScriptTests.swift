@@ -36,6 +36,20 @@ struct ScrollScriptTests {
         #expect(short.visibleRows(atSeconds: 1) == 0..<5)
     }
 
+    @Test func rowsVisibleOverAnIntervalCoverEveryMomentInItAndNoMore() {
+        // Given intervals on the way down, across the turn at the bottom, on the way up and into the rest
+        for (start, end) in [(0.5, 0.9), (3.5, 3.8), (5.0, 5.4), (7.1, 9.0), (-1.0, 0.2)] {
+            // When the rows of the whole interval are asked for
+            let rows = script.visibleRows(fromSeconds: start, throughSeconds: end)
+            // Then they are exactly the union of the rows visible at each millisecond in it
+            let moments = stride(from: start, through: end, by: 0.001).map { script.visibleRows(atSeconds: $0) }
+            let union = (moments.map(\.lowerBound).min() ?? 0)..<(moments.map(\.upperBound).max() ?? 0)
+            #expect(rows == union, "\(start)…\(end)")
+        }
+        #expect(script.visibleRows(fromSeconds: 3.5, throughSeconds: 3.8).upperBound == 200)
+        #expect(script.visibleRows(fromSeconds: 2, throughSeconds: 1).isEmpty)
+    }
+
     @Test func endsAtTheDuration() {
         #expect(!script.hasEnded(atSeconds: 7.29))
         #expect(script.hasEnded(atSeconds: 7.3))

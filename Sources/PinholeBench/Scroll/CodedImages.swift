@@ -5,12 +5,17 @@ import Pinhole
 /// The JPEGs the scroll reproduction's server hands out: for URL `/img/<row>?v=<generation>`, the square photo
 /// of row `row % count` with that URL's ``ScrollImageCode`` painted over its top half, as JPEG quality 80 (4:2:0).
 ///
-/// Images are encoded once, on first request, by TurboJPEG (about 2 ms for 600 × 600 pixels) and kept;
-/// ``prepare(rows:generation:)`` makes a generation's images before a run, so that a run without refreshes never
-/// encodes while it is measured. Thread-safe: the server asks from its connection threads.
+/// Images are encoded once by TurboJPEG (about 2 ms for 600 × 600 pixels) and kept. ``prepare(rows:generation:)``
+/// makes them before a run (every generation the script can ask for, with refreshes), so that nothing is encoded
+/// while the run is measured; one missed is encoded on first request (``encodedCount`` shows it). Thread-safe: the
+/// server asks from its connection threads.
 final class CodedImages: Sendable {
     private let squares: [PixelImage]
     private let cache = Locked<[ScrollImageCode: Data]>([:])
+    private let encodes = Locked(0)
+
+    /// Images encoded so far (two threads asking for the same new code may both encode it: each counts).
+    var encodedCount: Int { encodes.withLock { $0 } }
 
     /// - Parameter squares: the photos (8-bit RGB), row `r` shows `squares[r % squares.count]`.
     init(squares: [PixelImage]) {
@@ -26,6 +31,7 @@ final class CodedImages: Sendable {
         code.paint(&square)
         let jpeg = try Self.encode(square)
         cache.withLock { $0[code] = jpeg }
+        encodes.withLock { $0 += 1 }
         return jpeg
     }
 

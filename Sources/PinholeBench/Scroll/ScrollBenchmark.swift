@@ -72,10 +72,17 @@ public struct ScrollBenchmark {
     ) async throws -> [ScrollResult] {
         let images = try await ScrollImageSet.make(
             count: configuration.imageCount, side: configuration.imageSide, corpus: configuration.corpus)
-        // Every served image carries its URL's code (row and refresh generation) in its pixels. The first
-        // generation is encoded now; refreshed ones on first request (about 2 ms each, on the server's thread).
+        // Every served image carries its URL's code (row and refresh generation) in its pixels. Every image the
+        // script can ask for is encoded now: one encoded on request (about 2 ms on a server thread) would take a
+        // core from the main thread it measures (seen as 2–4 ms preemptions of its frame work).
         let coded = CodedImages(squares: images.squares)
         try await coded.prepare(rows: 0..<configuration.rows, generation: 0)
+        if configuration.refresh {
+            for (generation, rows) in refreshedRows() {
+                try await coded.prepare(rows: rows, generation: generation)
+            }
+        }
+        let prepared = coded.encodedCount
         log("images: \(images.squares.count) photos of \(images.side)×\(images.side) from \(images.origin), "
             + "served as JPEGs coded with their row and refresh generation")
         let server = try PinholeTestServer()
@@ -103,8 +110,26 @@ public struct ScrollBenchmark {
             log("\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
                 + "timed out: \(result.timedOut)")
             log("\(strategy.rawValue): main actor per frame: \(result.mainActorProfile)")
+            log("\(strategy.rawValue): images encoded on request while measured: \(coded.encodedCount - prepared)")
         }
         return results
+    }
+
+    /// The rows each refreshed generation (1, 2, …) can show: generation `g` is bound from `g ×` the refresh
+    /// interval until the next refresh, the last one until the end of the run; 0.15 s either side covers late ticks.
+    func refreshedRows() -> [(generation: Int, rows: Range<Int>)] {
+        let script = ScrollScript(
+            rowCount: configuration.rows, visibleRowCount: configuration.visibleRows,
+            durationSeconds: configuration.durationSeconds)
+        let interval = configuration.refreshIntervalSeconds
+        guard interval > 0 else { return [] }
+        // Refreshes happen while the script runs: generation g starts at g × interval < duration.
+        let last = Int((configuration.durationSeconds / interval).rounded(.up)) - 1
+        guard last >= 1 else { return [] }
+        return (1...last).map { generation in
+            let end = generation == last ? Double.infinity : Double(generation + 1) * interval + 0.15
+            return (generation, script.visibleRows(fromSeconds: Double(generation) * interval - 0.15, throughSeconds: end))
+        }
     }
 
     /// One strategy against a running server.

@@ -39,6 +39,19 @@ public struct ScrollScript: Sendable, Hashable {
         return top..<min(rowCount, top + visibleRowCount)
     }
 
+    /// Every row visible at some moment from `start` through `end` seconds (empty when `end < start`).
+    ///
+    /// The top row moves piecewise linearly (down, turn at half the duration, up, rest at 0), so its extremes over
+    /// an interval are at the interval's ends, at the turn, or at rest.
+    public func visibleRows(fromSeconds start: Double, throughSeconds end: Double) -> Range<Int> {
+        guard start <= end else { return 0..<0 }
+        var tops = [topRow(atSeconds: start), topRow(atSeconds: end)]
+        if start <= durationSeconds / 2 && durationSeconds / 2 <= end { tops.append(lastTopRow) }
+        if start <= 0 || end >= durationSeconds { tops.append(0) }
+        let low = tops.min() ?? 0
+        return low..<min(rowCount, (tops.max() ?? 0) + visibleRowCount)
+    }
+
     /// Whether the script has ended (the window rests at the top).
     public func hasEnded(atSeconds seconds: Double) -> Bool { seconds >= durationSeconds }
 }
