@@ -14,7 +14,6 @@ import Pinhole
 final class ScrollLedger {
     private struct Binding {
         var url: URL
-        var code: ScrollImageCode?
         var since: Double
         var shown = false
     }
@@ -41,7 +40,8 @@ final class ScrollLedger {
     /// `cell` now shows `url` (the previous binding, if any, ends).
     func bind(_ cell: Int, to url: URL) {
         unbind(cell)
-        bindings[cell] = Binding(url: url, code: ScrollImageCode(url: url), since: now())
+        // The code is parsed from the URL when an image arrives, not here: binding is inside the measured frame.
+        bindings[cell] = Binding(url: url, since: now())
         distinctURLs.insert(url)
     }
 
@@ -62,7 +62,7 @@ final class ScrollLedger {
         let arrival = now()
         lastArrivalSeconds = arrival
         if code == nil { unreadableImages += 1 }
-        guard let binding = bindings[cell], let code, binding.code == code else {
+        guard let binding = bindings[cell], let code, ScrollImageCode(url: binding.url) == code else {
             wrongRowImages += 1
             return false
         }
