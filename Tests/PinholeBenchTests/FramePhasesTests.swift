@@ -23,6 +23,21 @@ struct FramePhasesTests {
         #expect(phases.cpu < 5)
     }
 
+    @Test func cpuBetweenTicksCountsEveryJobOfTheFrameButTheSamplerAndSkipsAChangeOfThread() {
+        // Given four ticks: three on thread 7 starting at 1.000, 1.002 and 1.005 s of its CPU time, each sampling
+        // for 0.5 ms, then one on thread 8
+        var frames = [1.000, 1.002, 1.005].map { FramePhases(startCPU: $0, threadID: 7) }
+        for index in frames.indices { frames[index].sampling = 0.5 }
+        frames.append(FramePhases(startCPU: 0.3, threadID: 8))
+
+        // When the CPU time between ticks is taken
+        let between = FramePhases.cpuBetweenTicks(frames)
+
+        // Then it is 2 − 0.5 and 3 − 0.5 ms, and the pair across threads is left out
+        #expect(between.count == 2)
+        #expect(abs(between[0] - 1.5) < 1e-9 && abs(between[1] - 2.5) < 1e-9, "\(between)")
+    }
+
     @Test func slowFramesSummariseTheSlowestHundredthByWhatHeldThemUp() {
         // Given 200 frames: 198 fast ones, one slow frame that waited and one slow frame that was preempted
         var frames = (0..<200).map { _ in FramePhases(startCPU: 0) }

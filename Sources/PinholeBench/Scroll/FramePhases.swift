@@ -26,12 +26,27 @@ struct FramePhases: Sendable {
     /// Times the kernel took the core from the main thread during the tick's work (`ru_nivcsw`): another
     /// runnable thread was given its turn.
     var preemptions = 0
-    private var startCPU: Double
+    /// The thread's CPU time when the tick started, in seconds.
+    private(set) var startCPU: Double
+    /// The thread that ran the tick (`pthread_self`; on Linux, `dispatch_main` hands the main queue to a worker
+    /// thread, which may change between ticks).
+    let threadID: UInt
     private var startSwitches: (waits: Int, preemptions: Int)
 
-    init(startCPU: Double) {
+    init(startCPU: Double, threadID: UInt = UInt(pthread_self())) {
         self.startCPU = startCPU
+        self.threadID = threadID
         startSwitches = Self.threadContextSwitches()
+    }
+
+    /// The main-actor thread's CPU time from each tick's start to the next one's, in milliseconds, less the
+    /// first tick's sampling (the measurement's own): all the main actor did in one frame, the tick and every job
+    /// after it (a result applied, a load started). Pairs of ticks run by different threads are left out.
+    static func cpuBetweenTicks(_ phases: [FramePhases]) -> [Double] {
+        zip(phases, phases.dropFirst()).compactMap { tick, next in
+            guard tick.threadID == next.threadID else { return nil }
+            return (next.startCPU - tick.startCPU) * 1000 - tick.sampling
+        }
     }
 
     /// Runs `body` and records the thread's CPU time it took, in milliseconds, under `phase`.

@@ -46,6 +46,9 @@ extension ScrollBenchmark {
         let cpu = figures.phases.map(\.cpu)
         result.mainCPUP99Ms = FrameStatistics.percentile(99, of: cpu)
         result.mainCPUMaxMs = cpu.max() ?? 0
+        let allJobs = FramePhases.cpuBetweenTicks(figures.phases)
+        result.mainCPUAllJobsP99Ms = FrameStatistics.percentile(99, of: allJobs)
+        result.mainCPUAllJobsMaxMs = allJobs.max() ?? 0
         result.mainActorProfile =
             FramePhases.profile(figures.phases) + "; "
             + FramePhases.slowFrames(figures.phases, wallMilliseconds: figures.workMilliseconds)

@@ -22,6 +22,9 @@ extension ScrollResult {
             ("  its main-thread CPU p99 / max", {
                 String(format: "%.2f / %.1f ms", $0.mainCPUP99Ms, $0.mainCPUMaxMs)
             }, "", nil),
+            ("  main-thread CPU, all jobs, p99 / max", {
+                String(format: "%.2f / %.1f ms", $0.mainCPUAllJobsP99Ms, $0.mainCPUAllJobsMaxMs)
+            }, "", nil),
             ("hitches (> 16.7 ms) / frames", { "\($0.hitches) / \($0.frames)" }, "", nil),
             ("hangs (> 250 ms)", { "\($0.hangs)" }, "0", { $0.hangs == 0 }),
             ("RSS (start → peak)", { "\(megabytes($0.startRSSBytes)) → \(megabytes($0.peakRSSBytes))" },

@@ -27,6 +27,10 @@ public struct ScrollResult: Sendable, Codable, Hashable {
     /// time above, it does not grow while other processes hold the core).
     public var mainCPUP99Ms = 0.0
     public var mainCPUMaxMs = 0.0
+    /// The main-actor thread's CPU time per frame counting every main-actor job, not only the tick (results
+    /// applied, loads started after it), the sampler left out: 99th percentile and maximum, in ms.
+    public var mainCPUAllJobsP99Ms = 0.0
+    public var mainCPUAllJobsMaxMs = 0.0
     /// Per phase of the tick (sampling, refresh, disappear, appear, draw, main-thread CPU): p50 / p99 / max.
     public var mainActorProfile = ""
     /// The 1-minute load average when the run ended (other processes competing for the cores).
