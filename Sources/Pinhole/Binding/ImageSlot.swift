@@ -4,8 +4,9 @@ public import Observation
 /// an image that is not its own.
 ///
 /// - ``load(_:)`` cancels the slot's previous work (from a task of its own, off the main actor) and starts the
-///   new request. A memory-cache hit is applied synchronously (``phase`` goes straight to `.success`, with no
-///   loading flash).
+///   new request right after the caller's main-actor job, so that a frame that binds many rows is not slowed by
+///   the threads that starting wakes. A memory-cache hit is applied synchronously (``phase`` goes straight to
+///   `.success`, with no loading flash).
 /// - ``load(_:)`` with the request the slot already loads or shows (the same image identity, see ``ImageRequest``)
 ///   is a no-op: nothing is cancelled or restarted (SwiftUI may call `.task` or `onAppear` again); only a new
 ///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.
@@ -73,6 +74,8 @@ public final class ImageSlot {
     /// The task that waits for the current load and applies its result (internal for tests: they await it).
     @ObservationIgnored private(set) var task: Task<Void, Never>?
     @ObservationIgnored var imageTask: ImageTask?
+    /// The priority ``disappear()`` set while the load had not started yet (``load(_:)`` starts it a job later).
+    @ObservationIgnored var pendingPriority: ImageRequest.Priority?
     @ObservationIgnored private(set) var generation: UInt64 = 0
     @ObservationIgnored var observers: [UInt64: AsyncStream<Phase>.Continuation] = [:]
 
@@ -90,6 +93,7 @@ public final class ImageSlot {
         {
             self.request = request
             imageTask?.priority = request.priority
+            pendingPriority = nil  // a load not started yet starts at `request`'s priority
             return
         }
         stop(cancellingTheRunningLoad: checksGeneration)
@@ -100,9 +104,11 @@ public final class ImageSlot {
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
         setPhase(.loading)
         let generation = self.generation
-        let imageTask = pipeline.imageTask(for: request)
-        self.imageTask = imageTask
+        // The pipeline's work starts in the slot's task, a main-actor job after the caller's: starting it wakes a
+        // pool thread, and a woken thread takes the main actor's core for a moment. A refresh that rebinds a
+        // screen of rows would pay that inside the frame it is building.
         task = Task { [weak self] in
+            guard let imageTask = self?.startLoad(generation: generation) else { return }
             let result: Result<ImageResponse, any Error>
             do {
                 guard let response = try await self?.responseFollowingProgress(of: imageTask, generation: generation)
@@ -117,6 +123,17 @@ public final class ImageSlot {
         }
     }
 
+    /// Starts the pipeline's load of the current request, unless the slot moved on since `generation`; at the
+    /// priority ``disappear()`` lowered it to meanwhile, if it did.
+    private func startLoad(generation: UInt64) -> ImageTask? {
+        guard generation == self.generation, let request else { return nil }
+        let imageTask = pipeline.imageTask(for: request)
+        if let pendingPriority { imageTask.priority = pendingPriority }
+        pendingPriority = nil
+        self.imageTask = imageTask
+        return imageTask
+    }
+
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
     public func cancel() {
         stop()
@@ -127,8 +144,11 @@ public final class ImageSlot {
 
     /// Cancels the running load, if any, and makes any result still on its way stale.
     private func stop(cancellingTheRunningLoad cancels: Bool = true) {
-        if cancels { Self.cancelOffMainActor(task, imageTask) }
+        // Off the main actor, batched with the other slots' cancels of this turn (``CancellationBatch``): the slot
+        // need not wait for it, its generation token already keeps a late result out.
+        if cancels { CancellationBatch.cancel(task, imageTask) }
         imageTask = nil
+        pendingPriority = nil
         task = nil
         generation &+= 1
     }
@@ -137,18 +157,6 @@ public final class ImageSlot {
     public func retry() {
         guard case .failure = phase, let request else { return }
         load(request)
-    }
-
-    /// Cancels `task` and `imageTask` from a task of their own, off the main actor. Cancelling runs the pipeline's
-    /// cancellation handlers on the caller's thread (leaving the coalesced job, cancelling its download and queue slot): about
-    /// 90 µs of CPU each in `pinhole bench scroll`, where a refresh rebinds a screen of rows in one frame. The slot
-    /// need not wait for it: its generation token already keeps a late result out.
-    private static func cancelOffMainActor(_ task: Task<Void, Never>?, _ imageTask: ImageTask?) {
-        guard task != nil || imageTask != nil else { return }
-        Task.detached(priority: .utility) {
-            imageTask?.cancel()
-            task?.cancel()
-        }
     }
 
     private func apply(_ result: Result<ImageResponse, any Error>, generation: UInt64) {

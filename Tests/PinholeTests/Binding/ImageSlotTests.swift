@@ -27,10 +27,10 @@ struct ImageSlotTests {
     @Test func lateResultForAnOlderRequestIsDropped() async throws {
         // Given a slot bound to A, whose load has not reached the loader yet, and A's image appearing in the memory
         // cache meanwhile: A's load will get A's image even though it is cancelled (a memory hit answers at once),
-        // as a result that was already on its way when the slot moved on would. (The slot's `ImageTask` starts on
-        // the pool at once; on a slow run it can look in the memory cache before this test inserts A's image, and
-        // then goes to the loader and is cancelled there; or the cancel can reach it before it looks at all, and it
-        // ends with no result. Such an attempt does not make the case: the test waits for A's task to end, whatever
+        // as a result that was already on its way when the slot moved on would. (The slot starts A's `ImageTask` in
+        // a main-actor job after `load`, which the test waits for; the task then runs on the pool, and A's result
+        // can be applied before the test moves on, or the cancel can reach the task before it looks in the memory
+        // cache, and it ends with no result. Such an attempt does not make the case: the test waits for A's task to end, whatever
         // its outcome, drops the attempt and makes the setup again, up to 20 times.)
         let a = ImageRequest(url: PipelineFixture.url("a.png"), maxPixelSize: 32)
         let b = ImageRequest(url: PipelineFixture.url("b.png"), maxPixelSize: 32)
@@ -43,6 +43,16 @@ struct ImageSlotTests {
             let decodedA = FakeImage.decoded(source: a.url.absoluteString, thumbnail: .init(maxPixelSize: 32))
             try #require(slot.request == a && slot.phase.isLoading)
             fixture.pipeline.configuration.memoryCache?.insert(decodedA, for: a.imageKey, cost: decodedA.image.cost)
+            // Let the slot's job that starts A run (A's result can be applied only once this test's turn is over:
+            // poll often, so that it rarely is before the test moves on; if it was, the attempt does not count)
+            try #require(await eventually(every: .microseconds(100)) {
+                slot.imageTask != nil || slot.phase.response != nil
+            })
+            if slot.phase.response != nil {
+                slot.cancel()
+                fixture.loader.close()
+                continue
+            }
 
             // When the slot moves to B before A's result is applied, and A's task then runs (at this test's first
             // suspension) and gets A's image
