@@ -12,8 +12,7 @@ extension ImageSlot {
     public func disappear() {
         switch disappearBehavior {
         case .cancel: cancel()
-        case .lowerPriority(let priority):
-            if let imageTask { imageTask.priority = priority } else if phase.isLoading { pendingPriority = priority }
+        case .lowerPriority(let priority): imageTask?.priority = priority
         }
     }
 
@@ -23,8 +22,6 @@ extension ImageSlot {
         guard let request else { return }
         if let imageTask {
             imageTask.priority = request.priority
-        } else if phase.isLoading {
-            pendingPriority = nil  // the load has not started: it will start at the request's priority
         } else if case .empty = phase {
             load(request)
         }

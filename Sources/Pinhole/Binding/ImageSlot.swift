@@ -3,10 +3,9 @@ public import Observation
 /// Binds one view (a list row, a cell, a terminal row) to one image request, so that the view never shows
 /// an image that is not its own.
 ///
-/// - ``load(_:)`` cancels the slot's previous work (from a task of its own, off the main actor) and starts the
-///   new request right after the caller's main-actor job, so that a frame that binds many rows is not slowed by
-///   the threads that starting wakes. A memory-cache hit is applied synchronously (``phase`` goes straight to
-///   `.success`, with no loading flash).
+/// - ``load(_:)`` starts the new request and cancels the slot's previous work after the caller's main-actor job,
+///   off the main actor (``CancellationBatch``). A memory-cache hit is applied synchronously (``phase`` goes
+///   straight to `.success`, with no loading flash).
 /// - ``load(_:)`` with the request the slot already loads or shows (the same image identity, see ``ImageRequest``)
 ///   is a no-op: nothing is cancelled or restarted (SwiftUI may call `.task` or `onAppear` again); only a new
 ///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.
@@ -74,8 +73,6 @@ public final class ImageSlot {
     /// The task that waits for the current load and applies its result (internal for tests: they await it).
     @ObservationIgnored private(set) var task: Task<Void, Never>?
     @ObservationIgnored var imageTask: ImageTask?
-    /// The priority ``disappear()`` set while the load had not started yet (``load(_:)`` starts it a job later).
-    @ObservationIgnored var pendingPriority: ImageRequest.Priority?
     @ObservationIgnored private(set) var generation: UInt64 = 0
     @ObservationIgnored var observers: [UInt64: AsyncStream<Phase>.Continuation] = [:]
 
@@ -93,7 +90,6 @@ public final class ImageSlot {
         {
             self.request = request
             imageTask?.priority = request.priority
-            pendingPriority = nil  // a load not started yet starts at `request`'s priority
             return
         }
         stop(cancellingTheRunningLoad: checksGeneration)
@@ -104,11 +100,11 @@ public final class ImageSlot {
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
         setPhase(.loading)
         let generation = self.generation
-        // The pipeline's work starts in the slot's task, a main-actor job after the caller's: starting it wakes a
-        // pool thread, and a woken thread takes the main actor's core for a moment. A refresh that rebinds a
-        // screen of rows would pay that inside the frame it is building.
+        // Started here, not in a later job: a prefetch of the same image that the caller stops in this job must
+        // find the slot already waiting for the shared job, or the job (and its download) is cancelled.
+        let imageTask = pipeline.imageTask(for: request)
+        self.imageTask = imageTask
         task = Task { [weak self] in
-            guard let imageTask = self?.startLoad(generation: generation) else { return }
             let result: Result<ImageResponse, any Error>
             do {
                 guard let response = try await self?.responseFollowingProgress(of: imageTask, generation: generation)
@@ -121,17 +117,6 @@ public final class ImageSlot {
             }
             self?.apply(result, generation: generation)
         }
-    }
-
-    /// Starts the pipeline's load of the current request, unless the slot moved on since `generation`; at the
-    /// priority ``disappear()`` lowered it to meanwhile, if it did.
-    private func startLoad(generation: UInt64) -> ImageTask? {
-        guard generation == self.generation, let request else { return nil }
-        let imageTask = pipeline.imageTask(for: request)
-        if let pendingPriority { imageTask.priority = pendingPriority }
-        pendingPriority = nil
-        self.imageTask = imageTask
-        return imageTask
     }
 
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
@@ -148,7 +133,6 @@ public final class ImageSlot {
         // need not wait for it, its generation token already keeps a late result out.
         if cancels { CancellationBatch.cancel(task, imageTask) }
         imageTask = nil
-        pendingPriority = nil
         task = nil
         generation &+= 1
     }
