@@ -4,9 +4,9 @@
 /// Cancelling runs the pipeline's cancellation handlers on the caller's thread (leaving the coalesced job,
 /// cancelling its download and queue slot), so ``ImageSlot`` hands that to a task of its own. One task per slot
 /// meant one thread woken per slot, and a woken thread takes the main actor's core for a moment: a refresh that
-/// rebinds a screen of 12 rows lost about 1 ms of its frame to them in `pinhole bench scroll`. Here the first
-/// cancel of a job queues a main-actor job (no thread is woken for that) which, after the caller's job, starts one
-/// task that cancels everything listed by then.
+/// rebinds a screen of 12 rows lost up to about 1 ms of its frame to them in `pinhole bench scroll`. Here the
+/// first cancel of a job queues a main-actor job (no thread is woken for that) which, after the caller's job,
+/// starts one task that cancels everything listed by then.
 ///
 /// Isolation: the main actor.
 @MainActor
