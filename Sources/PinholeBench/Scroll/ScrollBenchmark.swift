@@ -128,7 +128,8 @@ public struct ScrollBenchmark {
         guard last >= 1 else { return [] }
         return (1...last).map { generation in
             let end = generation == last ? Double.infinity : Double(generation + 1) * interval + 0.15
-            return (generation, script.visibleRows(fromSeconds: Double(generation) * interval - 0.15, throughSeconds: end))
+            let start = Double(generation) * interval - 0.15
+            return (generation, script.visibleRows(fromSeconds: start, throughSeconds: end))
         }
     }
 
