@@ -3,9 +3,9 @@ public import Observation
 /// Binds one view (a list row, a cell, a terminal row) to one image request, so that the view never shows
 /// an image that is not its own.
 ///
-/// - ``load(_:)`` starts the new request and cancels the slot's previous work after the caller's main-actor job,
-///   off the main actor (``CancellationBatch``). A memory-cache hit is applied synchronously (``phase`` goes
-///   straight to `.success`, with no loading flash).
+/// - ``load(_:)`` starts the new request at once; the slot's previous work is cancelled off the main actor, after
+///   the caller's main-actor job (``CancellationBatch``). A memory-cache hit is applied synchronously (``phase``
+///   goes straight to `.success`, with no loading flash).
 /// - ``load(_:)`` with the request the slot already loads or shows (the same image identity, see ``ImageRequest``)
 ///   is a no-op: nothing is cancelled or restarted (SwiftUI may call `.task` or `onAppear` again); only a new
 ///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.

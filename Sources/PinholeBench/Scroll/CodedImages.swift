@@ -12,10 +12,9 @@ import Pinhole
 final class CodedImages: Sendable {
     private let squares: [PixelImage]
     private let cache = Locked<[ScrollImageCode: Data]>([:])
-    private let encodes = Locked(0)
 
-    /// Images encoded so far (two threads asking for the same new code may both encode it: each counts).
-    var encodedCount: Int { encodes.withLock { $0 } }
+    /// Distinct images encoded so far.
+    var encodedCount: Int { cache.withLock { $0.count } }
 
     /// - Parameter squares: the photos (8-bit RGB), row `r` shows `squares[r % squares.count]`.
     init(squares: [PixelImage]) {
@@ -31,7 +30,6 @@ final class CodedImages: Sendable {
         code.paint(&square)
         let jpeg = try Self.encode(square)
         cache.withLock { $0[code] = jpeg }
-        encodes.withLock { $0 += 1 }
         return jpeg
     }
 

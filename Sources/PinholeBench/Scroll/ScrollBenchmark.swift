@@ -76,12 +76,8 @@ public struct ScrollBenchmark {
         // script can ask for is encoded now: one encoded on request (about 2 ms on a server thread) would take a
         // core from the main thread it measures (seen as 2–4 ms preemptions of its frame work).
         let coded = CodedImages(squares: images.squares)
-        try await coded.prepare(rows: 0..<configuration.rows, generation: 0)
-        if configuration.refresh {
-            for (generation, rows) in refreshedRows() {
-                try await coded.prepare(rows: rows, generation: generation)
-            }
-        }
+        let bound = boundRows()
+        for (generation, rows) in bound { try await coded.prepare(rows: rows, generation: generation) }
         let prepared = coded.encodedCount
         log("images: \(images.squares.count) photos of \(images.side)×\(images.side) from \(images.origin), "
             + "served as JPEGs coded with their row and refresh generation")
@@ -96,6 +92,13 @@ public struct ScrollBenchmark {
             }
             return .image(jpeg, latency: latency)
         }
+        // Made before the runs: making a URL (about 10 µs) is the harness's work, not the frame's.
+        var urls: [ScrollImageCode: URL] = [:]
+        for (generation, rows) in bound {
+            for row in rows {
+                urls[ScrollImageCode(row: row, generation: generation)] = Self.url(row, generation, server)
+            }
+        }
         var results: [ScrollResult] = []
         for (index, strategy) in configuration.strategies.enumerated() {
             log("running \(strategy.rawValue)…")
@@ -105,7 +108,7 @@ public struct ScrollBenchmark {
                 let earlier = results
                 finished = { result in deliver(earlier + [result]) }
             }
-            let result = try await run(strategy, server: server, images: images, onFinished: finished)
+            let result = try await run(strategy, server: server, urls: urls, onFinished: finished)
             results.append(result)
             log("\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
                 + "timed out: \(result.timedOut)")
@@ -115,18 +118,25 @@ public struct ScrollBenchmark {
         return results
     }
 
-    /// The rows each refreshed generation (1, 2, …) can show: generation `g` is bound from `g ×` the refresh
-    /// interval until the next refresh, the last one until the end of the run; 0.15 s either side covers late ticks.
-    func refreshedRows() -> [(generation: Int, rows: Range<Int>)] {
-        let script = ScrollScript(
+    /// The script of the flick this configuration describes.
+    var script: ScrollScript {
+        ScrollScript(
             rowCount: configuration.rows, visibleRowCount: configuration.visibleRows,
             durationSeconds: configuration.durationSeconds)
+    }
+
+    /// The rows each URL generation can be bound to: generation 0, every row (the first screen, and every row
+    /// without refreshes); with refreshes, generation `g` from `g ×` the refresh interval until the next refresh,
+    /// the last one until the end of the run, 0.15 s either side for late ticks.
+    func boundRows() -> [(generation: Int, rows: Range<Int>)] {
+        let first = [(generation: 0, rows: 0..<configuration.rows)]
         let interval = configuration.refreshIntervalSeconds
-        guard interval > 0 else { return [] }
+        guard configuration.refresh, interval > 0 else { return first }
         // Refreshes happen while the script runs: generation g starts at g × interval < duration.
         let last = Int((configuration.durationSeconds / interval).rounded(.up)) - 1
-        guard last >= 1 else { return [] }
-        return (1...last).map { generation in
+        guard last >= 1 else { return first }
+        let script = script
+        return first + (1...last).map { generation in
             let end = generation == last ? Double.infinity : Double(generation + 1) * interval + 0.15
             let start = Double(generation) * interval - 0.15
             return (generation, script.visibleRows(fromSeconds: start, throughSeconds: end))
@@ -138,12 +148,10 @@ public struct ScrollBenchmark {
     /// `onFinished`, when given, receives the result synchronously on the main queue as soon as the frame loop
     /// ends (without the 2 s wait for the server's abort counts).
     func run(
-        _ strategy: Strategy, server: PinholeTestServer, images: ScrollImageSet,
+        _ strategy: Strategy, server: PinholeTestServer, urls: [ScrollImageCode: URL],
         onFinished: (@MainActor (ScrollResult) -> Void)? = nil
     ) async throws -> ScrollResult {
-        let script = ScrollScript(
-            rowCount: configuration.rows, visibleRowCount: configuration.visibleRows,
-            durationSeconds: configuration.durationSeconds)
+        let script = script
         let downloads = DownloadLog()
         let cells = script.visibleRowCount
         let rowStrategy: any ScrollRowStrategy
@@ -166,11 +174,6 @@ public struct ScrollBenchmark {
                 unguarded: strategy == .unguarded)
             totalCap = configuration.durationSeconds + configuration.settleCapSeconds
         }
-        // Made before the run: making a URL (about 10 µs) is the harness's work, not the frame's.
-        var urls: [Int: URL] = [:]
-        for (generation, rows) in [(0, 0..<configuration.rows)] + (configuration.refresh ? refreshedRows() : []) {
-            for row in rows { urls[row << 6 | generation] = server.url("/img/\(row)?v=\(generation)") }
-        }
         server.resetStats()
         let refresh = configuration.refresh ? configuration.refreshIntervalSeconds : nil
         // The naive run is capped only by its total time; Pinhole by its settling time after the script.
@@ -178,7 +181,9 @@ public struct ScrollBenchmark {
         let current = ScrollRun(
             script: script, refreshIntervalSeconds: refresh, settleCapSeconds: settleCap,
             totalCapSeconds: totalCap
-        ) { row, generation in urls[row << 6 | generation] ?? server.url("/img/\(row)?v=\(generation)") }
+        ) { row, generation in
+            urls[ScrollImageCode(row: row, generation: generation)] ?? Self.url(row, generation, server)
+        }
         run = current
         let figures = await current.run(rowStrategy) { [self] figures in
             onFinished?(
@@ -186,6 +191,11 @@ public struct ScrollBenchmark {
         }
         let stats = await Self.settledStats(of: server, waitForAborts: !figures.timedOut)
         return makeResult(strategy, figures: figures, ledger: ledger, downloads: downloads, stats: stats)
+    }
+
+    /// The URL of `row` at refresh `generation`.
+    static func url(_ row: Int, _ generation: Int, _ server: PinholeTestServer) -> URL {
+        server.url("/img/\(row)?v=\(generation)")
     }
 
     /// The pipeline of the Pinhole strategy: libvips thumbnails on ``WorkerThreadPool/cpu``, one HTTP loader whose
