@@ -1,5 +1,6 @@
 // CPinholeVips: see include/CPinholeVips.h for why each wrapper exists.
 #include "CPinholeVips.h"
+#include "CPinholeVipsOrcLock.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -108,13 +109,14 @@ static void init_everything(void) {
     if (init_status == 0) {
         vips_cache_set_max(0);       // thumbnails are never reused: the operation cache only costs memory
         vips_concurrency_set(1);     // we parallelise across images, not inside one
-        // ORC's run-time compiled SIMD paths off: libvips builds and frees an ORC program per resize operation,
-        // and two threads freeing them at once corrupt liborc's code-memory lists (liborc 0.4.33 with libvips
-        // 8.14: under AddressSanitizer, a SEGV in orc_code_free <- orc_program_free <- vips_vector_free from an
-        // operation's dispose; without it, crashes in liborc and "malloc(): invalid size" in about 2 % of
-        // `pinhole debug storm` runs). With them off no ORC program is ever made (checked with gdb), at a cost
-        // of 5-10 % CPU on the corpus benchmark (RELIABILITY.md section 4). VIPS_NOVECTOR=1 does the same.
-        vips_vector_set_enabled(FALSE);
+        // ORC's run-time compiled SIMD paths stay on (libvips' default, or VIPS_NOVECTOR=1) only where every ORC
+        // program is compiled and freed under CPinholeVipsOrcLock.c's lock: liborc 0.4.33's code memory is not
+        // thread-safe, and libvips 8.14 builds and frees a program per lanczos reduce, from any thread. Unlocked,
+        // that corrupted liborc's chunk lists in about 2 % of `pinhole debug storm` runs (RELIABILITY.md
+        // section 4). Off, the reduce runs libvips' C path: 12-18 % more CPU per thumbnail (BENCHMARKS.md).
+        if (!CPinholeVips_orc_lock_installed()) {
+            vips_vector_set_enabled(FALSE);
+        }
     }
 }
 

@@ -7,8 +7,10 @@ import Pinhole
 /// The first use of any PinholeVips type initialises libvips (thread-safe, `pthread_once` in the shim) with:
 /// - the operation cache off (`vips_cache_set_max(0)`: thumbnails are not reused, the cache only costs memory);
 /// - one thread per operation (`vips_concurrency_set(1)`: Pinhole runs several decodes in parallel instead);
-/// - libvips' ORC vector paths off (`vips_vector_set_enabled(FALSE)`): two threads freeing ORC programs at once
-///   corrupt liborc's memory (found by AddressSanitizer in the cancellation storm; RELIABILITY.md section 4);
+/// - libvips' ORC vector (SIMD) paths on only where every ORC program is compiled and freed under one lock of the
+///   shim's (`CPinholeVipsOrcLock.c`): liborc 0.4.33 corrupts its code memory when two threads compile or free
+///   programs at once (found by AddressSanitizer in the cancellation storm; RELIABILITY.md section 4). When the
+///   lock is not reached (see `orcLockInstalled`), the paths are turned off, at 12-18 % more CPU per thumbnail;
 /// - GLib log handlers for every domain that capture warnings (libvips, libpng, libjpeg, GLib…) into a
 ///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact.
 ///
@@ -17,10 +19,20 @@ public enum Vips {
     /// The shim's `CPinholeVips_init` result: 0 when libvips started. Swift runs this once, lazily, thread-safely.
     private static let initStatus: Int32 = CPinholeVips_init()
 
-    /// Whether libvips' ORC vector paths are on: `false` once PinholeVips has started libvips (see above).
+    /// Whether libvips' ORC vector paths are on: `true` when `orcLockInstalled` and `VIPS_NOVECTOR` is unset.
     package static var vectorPathsEnabled: Bool {
         _ = initStatus
         return CPinholeVips_vector_enabled() != 0
+    }
+
+    /// Whether libvips' calls to `orc_program_compile` and `orc_program_free` reach the shim's locked wrappers.
+    package static var orcLockInstalled: Bool {
+        CPinholeVips_orc_lock_installed() != 0
+    }
+
+    /// ORC programs compiled and freed through the locked wrappers since the process started.
+    package static var orcProgramCounts: (compiled: Int, freed: Int) {
+        (CPinholeVips_orc_compile_count(), CPinholeVips_orc_free_count())
     }
 
     /// The libvips version, for example `"8.14.1"`.

@@ -13,13 +13,22 @@ struct VipsRuntimeTests {
         #expect(Vips.version.hasPrefix("8."))
     }
 
-    @Test func libvipsVectorPathsAreOffSoNoThreadsFreeORCProgramsAtOnce() async throws {
-        // Given libvips started by PinholeVips, and a resize that would build an ORC program (lanczos3 reduce)
+    @Test func libvipsVectorPathsAreOnAndEveryORCProgramIsCompiledAndFreedUnderPinholesLock() async throws {
+        // Given libvips started by PinholeVips, and the ORC program counts of the locked wrappers before
         let data = try await Fixtures.caseFile("inputs/baseline.jpg")
-        _ = try await decoder.decode(data, options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 37)))
-        // Then libvips' ORC vector paths are off: with them on, two threads freeing ORC programs at once corrupted
-        // liborc's memory in about 2 % of cancellation storms (AddressSanitizer: SEGV in orc_code_free)
-        #expect(!Vips.vectorPathsEnabled)
+        let before = Vips.orcProgramCounts
+        // When a thumbnail needs a lanczos reduce (libvips compiles an ORC program for it and frees it on dispose)
+        let image = try await decoder.decode(
+            data, options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 37))).image
+        // Then the vector paths are on, and libvips' calls reached the shim's wrappers: unlocked, two threads
+        // compiling or freeing ORC programs at once corrupted liborc 0.4.33's code memory in about 2 % of
+        // cancellation storms (AddressSanitizer: SEGV in orc_code_free)
+        #expect(max(image.width, image.height) == 37)
+        #expect(Vips.orcLockInstalled)
+        #expect(Vips.vectorPathsEnabled)
+        let after = Vips.orcProgramCounts
+        #expect(after.compiled > before.compiled)
+        #expect(after.freed > before.freed)
     }
 
     /// Inputs that make libjpeg, libpng and libvips complain: cut short, or corrupt in the middle.

@@ -27,7 +27,8 @@ int CPinholeVips_init(void);
 /// The libvips version, e.g. "8.14.1". Static storage.
 const char *CPinholeVips_version(void);
 
-/// 1 when libvips' ORC vector paths are on (CPinholeVips_init turns them off: see CPinholeVips.c), else 0.
+/// 1 when libvips' ORC vector paths are on, else 0 (CPinholeVips_init turns them off unless CPinholeVipsOrcLock.h
+/// reports its lock installed).
 int CPinholeVips_vector_enabled(void);
 
 /// Moves the oldest captured warning into `buf` (NUL-terminated, truncated to `len`). Returns 1 when a
@@ -142,5 +143,7 @@ void CPinholeVips_free(void *pointer);
 #include "CPinholeVipsInterrupt.h"
 #include "CPinholeVipsPolicy.h"
 #include "CPinholeVipsEvidence.h"
+// The lock that keeps libvips' ORC (SIMD) paths safe to leave on.
+#include "CPinholeVipsOrcLock.h"
 
 #endif
