@@ -9,6 +9,7 @@ import Pinhole
 ///   UTF-8 path) and kept only when their first bytes are an image signature (``ImageFormat/sniff(_:)``).
 ///   Hidden files and directories, and the excluded paths (the output directory, the contact sheet), are
 ///   skipped.
+/// - Each local file's size is recorded (``InputFile/byteCount``), for the order in which a run starts them.
 /// - A file reached twice (named and found in a directory) is kept once, at its first place.
 ///
 /// All file-system work runs on the given ``WorkerThreadPool`` (blocking calls never run on the cooperative
@@ -44,7 +45,8 @@ struct InputCollector: Sendable {
         guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             let name = URL(fileURLWithPath: argument).lastPathComponent
-            return [InputFile(path: argument, relativePath: name, isExplicit: true)]
+            let size = (try? FileManager.default.attributesOfItem(atPath: argument)[.size]) as? Int
+            return [InputFile(path: argument, relativePath: name, isExplicit: true, byteCount: size)]
         }
         return try imageFiles(under: argument)
     }
@@ -53,11 +55,12 @@ struct InputCollector: Sendable {
     private func imageFiles(under directory: String) throws -> [InputFile] {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath()
         guard !excludedPaths.contains(root.path) else { return [] }
-        let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey]
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey, .fileSizeKey]
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys,
                                                           options: [.skipsHiddenFiles])
         else { return [] }
         var relativePaths: [String] = []
+        var sizes: [String: Int] = [:]
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for case let url as URL in walker {
             let path = url.standardizedFileURL.path
@@ -67,13 +70,15 @@ struct InputCollector: Sendable {
             }
             let values = try? url.resourceValues(forKeys: Set(keys))
             guard values?.isRegularFile == true, path.hasPrefix(prefix) else { continue }
-            relativePaths.append(String(path.dropFirst(prefix.count)))
+            let relative = String(path.dropFirst(prefix.count))
+            relativePaths.append(relative)
+            sizes[relative] = values?.fileSize
         }
         relativePaths.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         return relativePaths.compactMap { relative in
             guard Self.startsWithImageSignature(prefix + relative) else { return nil }
-            return InputFile(path: base + relative, relativePath: relative, isExplicit: false)
+            return InputFile(path: base + relative, relativePath: relative, isExplicit: false, byteCount: sizes[relative])
         }
     }
 

@@ -14,12 +14,16 @@ struct InputFile: Sendable, Hashable {
     let isExplicit: Bool
     /// Where the pipeline loads it from: a `file` URL or an `http(s)` URL.
     let source: URL
+    /// The file's size in bytes when the collector saw it, `nil` for a URL or a file it could not size. A run
+    /// starts the largest inputs first (``LargestFirstOrder``).
+    let byteCount: Int?
 
-    init(path: String, relativePath: String, isExplicit: Bool, source: URL? = nil) {
+    init(path: String, relativePath: String, isExplicit: Bool, source: URL? = nil, byteCount: Int? = nil) {
         self.path = path
         self.relativePath = relativePath
         self.isExplicit = isExplicit
         self.source = source ?? URL(fileURLWithPath: path)
+        self.byteCount = byteCount
     }
 
     /// An input for an http(s) URL; its relative path is the host and path (`img.example/a/b.jpg`).

@@ -117,18 +117,21 @@ struct ThumbnailCommand: Sendable {
         return report
     }
 
-    /// Processes `inputs` with at most ``Configuration/jobs`` in flight; outcomes come back in input order.
+    /// Processes `inputs` with at most ``Configuration/jobs`` in flight, started largest file first
+    /// (``LargestFirstOrder``: the run does not end on one large image while the other jobs idle); outcomes come
+    /// back in input order.
     private func process(
         _ inputs: [InputFile], outputNames: [String], pipeline: ImagePipeline, progress: Progress?
     ) async -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: inputs.count)
         var finished = 0
         var failed = 0
+        let startOrder = LargestFirstOrder.indices(byteCounts: inputs.map(\.byteCount))
         await withTaskGroup(of: (Int, Outcome).self) { group in
             var next = 0
             func startNext() {
                 guard next < inputs.count else { return }
-                let index = next
+                let index = startOrder[next]
                 let directory = configuration.outputDirectory
                 let output = (directory.hasSuffix("/") ? directory : directory + "/") + outputNames[index]
                 group.addTask { [self] in (index, await thumbnail(inputs[index], to: output, pipeline: pipeline)) }

@@ -13,6 +13,7 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
         var inFlight = 0
         var maxInFlight = 0
         var decodes = 0
+        var decodeOrder: [String] = []
     }
 
     private let state = Locked(State())
@@ -27,6 +28,8 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
     /// Decodes started.
     var decodes: Int { state.withLock { $0.decodes } }
+    /// The header text (`"WxH"`, or `"TRUNCATED"`) of each decode, in the order they started.
+    var decodeOrder: [String] { state.withLock { $0.decodeOrder } }
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -40,14 +43,15 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
     static var truncated: Data { Data(signature + Array("TRUNCATED".utf8)) }
 
     func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
+        let text = String(decoding: data.dropFirst(Self.signature.count), as: UTF8.self)
         state.withLock {
+            $0.decodeOrder.append(text)
             $0.inFlight += 1
             $0.decodes += 1
             $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
         }
         defer { state.withLock { $0.inFlight -= 1 } }
         try await Task.sleep(for: decodeDuration)
-        let text = String(decoding: data.dropFirst(Self.signature.count), as: UTF8.self)
         let parts = text.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2 else { throw PinholeError(.truncated, "the data ends before the image does") }
         let box = options.thumbnail ?? ThumbnailOptions(maxPixelSize: Int.max)
