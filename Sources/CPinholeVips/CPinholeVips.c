@@ -109,7 +109,7 @@ static void init_everything(void) {
     if (init_status == 0) {
         vips_cache_set_max(0);       // thumbnails are never reused: the operation cache only costs memory
         vips_concurrency_set(1);     // we parallelise across images, not inside one
-        // ORC's run-time compiled SIMD paths stay on (libvips' default, or VIPS_NOVECTOR=1) only where every ORC
+        // ORC's run-time compiled SIMD paths stay on (libvips' default unless VIPS_NOVECTOR=1) only where every ORC
         // program is compiled and freed under CPinholeVipsOrcLock.c's lock: liborc 0.4.33's code memory is not
         // thread-safe, and libvips 8.14 builds and frees a program per lanczos reduce, from any thread. Unlocked,
         // that corrupted liborc's chunk lists in about 2 % of `pinhole debug storm` runs (RELIABILITY.md

@@ -49,7 +49,8 @@ struct LargestFirstOrderTests {
         try directory.write(FakeCodecs.image(width: 5, height: 6), to: "tree/found.png")
 
         // When they are collected
-        let inputs = try await InputCollector(excluding: []).collect([directory.file("named.png"), directory.file("tree")])
+        let collector = InputCollector(excluding: [])
+        let inputs = try await collector.collect([directory.file("named.png"), directory.file("tree")])
 
         // Then each input carries its size in bytes (8 signature bytes and the header text)
         #expect(inputs.map(\.byteCount) == [8 + 5, 8 + 3])

@@ -78,7 +78,8 @@ struct InputCollector: Sendable {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         return relativePaths.compactMap { relative in
             guard Self.startsWithImageSignature(prefix + relative) else { return nil }
-            return InputFile(path: base + relative, relativePath: relative, isExplicit: false, byteCount: sizes[relative])
+            return InputFile(
+                path: base + relative, relativePath: relative, isExplicit: false, byteCount: sizes[relative])
         }
     }
 

@@ -157,7 +157,9 @@ extension ThumbnailCommand {
                 "             their content (magic bytes), not their extension. A file named here that is",
                 "             not an image is reported as an error; non-image files found while searching a",
                 "             directory are skipped silently. An argument that is neither a path nor a valid",
-                "             http(s) or file URL is reported as invalid_input.",
+                "             http(s) or file URL is reported as invalid_input. The largest files start",
+                "             first (so a run does not end on one large photo); results are reported in",
+                "             input order.",
                 "",
                 "OPTIONS:",
             ]
