@@ -30,6 +30,7 @@ struct LargestFirstOrderTests {
         configuration.outputDirectory = directory.file("out")
         configuration.size = 100
         configuration.jobs = 1
+        configuration.readAhead = 0  // one input in flight, so the start order is the decode order
         let codecs = FakeCodecs(decodeDuration: .zero)
 
         // When it is thumbnailed one job at a time

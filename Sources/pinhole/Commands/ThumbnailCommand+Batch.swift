@@ -17,8 +17,9 @@ extension ThumbnailCommand {
     static let batchMemoryCacheCount = 32
 
     /// Runs a batch: inputs stream from the list (or the arguments) through a ``BoundedQueue`` to
-    /// ``Configuration/jobs`` workers, each result goes to `reporter` as it finishes, and nothing per input is
-    /// kept, so memory stays flat however many inputs there are.
+    /// ``Configuration/jobs`` + ``Configuration/readAhead`` workers (decodes at once stay at `jobs`), each result
+    /// goes to `reporter` as it finishes, and nothing per input is kept, so memory stays flat however many inputs
+    /// there are.
     ///
     /// - A reader task reads the list (``InputListReader``), drops the inputs of other shards
     ///   (``Configuration/shard``), names each output (``OutputNaming/name(forListed:hash:)``) and queues it;
@@ -52,7 +53,7 @@ extension ThumbnailCommand {
                 await self.queueInputs(into: queue, reporter: reporter, countsTotal: countsTotal)
                 queue.finish()
             }
-            for _ in 0..<configuration.jobs {
+            for _ in 0..<configuration.jobs + configuration.readAhead {
                 group.addTask {
                     while let item = await queue.next() {
                         await self.process(item, pipeline: pipeline, reporter: reporter)

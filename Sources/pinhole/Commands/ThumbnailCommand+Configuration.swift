@@ -18,8 +18,13 @@ extension ThumbnailCommand {
         var quality: Int = 80
         /// Directory the thumbnails are written to; `./thumbnails` by default.
         var outputDirectory: String = "thumbnails"
-        /// Images processed at once; the active processor count by default.
+        /// Images decoded at once (the pipeline's processing limit); the active processor count by default.
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Inputs in flight beyond ``jobs``: each reads its file (or downloads) while the others decode, so a
+        /// decoder never waits for a read or a write. 1 by default: on the 2-core corpus run, 3-4 % less wall
+        /// time at 2 jobs and about 2 % at 1 job, for 2-7 MB more peak RSS (BENCHMARKS.md, 2026-12-01). Decodes
+        /// at once stay at ``jobs``.
+        var readAhead = 1
         /// Where to write one image of all thumbnails in a grid, if anywhere.
         var contactSheet: String?
         /// Print one JSON object instead of the human summary.
@@ -54,7 +59,8 @@ extension ThumbnailCommand {
             .value("--quality", "Q", help: "Encoder quality for jpeg and webp, 1-100 (ignored for png). Default: 80."),
             .value("--out", "DIR", help: "Directory the thumbnails are written to (created if missing). "
                 + "Default: ./thumbnails."),
-            .value("--jobs", "N", help: "Images processed at the same time, 1-256. Default: the number of active "
+            .value("--jobs", "N", help: "Images decoded at the same time, 1-256 (one more is read meanwhile). "
+                + "Default: the number of active "
                 + "processors (\(ProcessInfo.processInfo.activeProcessorCount) here)."),
             .value("--contact-sheet", "FILE", help: "Also write one image of all thumbnails in a grid to FILE; its "
                 + "format follows the extension (.jpg, .jpeg, .png or .webp)."),

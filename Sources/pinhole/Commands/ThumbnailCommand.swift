@@ -117,7 +117,8 @@ struct ThumbnailCommand: Sendable {
         return report
     }
 
-    /// Processes `inputs` with at most ``Configuration/jobs`` in flight, started largest file first
+    /// Processes `inputs` with at most ``Configuration/jobs`` + ``Configuration/readAhead`` in flight (decodes
+    /// stay at ``Configuration/jobs``: the pipeline's processing limit), started largest file first
     /// (``LargestFirstOrder``: the run does not end on one large image while the other jobs idle); outcomes come
     /// back in input order.
     private func process(
@@ -137,7 +138,7 @@ struct ThumbnailCommand: Sendable {
                 group.addTask { [self] in (index, await thumbnail(inputs[index], to: output, pipeline: pipeline)) }
                 next += 1
             }
-            for _ in 0..<min(configuration.jobs, inputs.count) { startNext() }
+            for _ in 0..<min(configuration.jobs + configuration.readAhead, inputs.count) { startNext() }
             for await (index, outcome) in group {
                 outcomes[index] = outcome
                 finished += 1
