@@ -15,7 +15,8 @@ public struct FileDataLoader: DataLoading {
         self.pool = pool
     }
 
-    /// - Throws: ``PinholeError/Code/fileNotFound``, ``PinholeError/Code/fileUnreadable``,
+    /// - Throws: ``PinholeError/Code/fileNotFound``, ``PinholeError/Code/fileUnreadable`` (also for a directory,
+    ///   a FIFO, a socket or a device: only regular files are read),
     ///   ``PinholeError/Code/dataTooLarge``, ``PinholeError/Code/invalidRequest`` (not a file URL), or
     ///   `CancellationError`.
     public func loadData(for request: DataRequest) async throws -> DataResponse {
@@ -32,28 +33,48 @@ public struct FileDataLoader: DataLoading {
     }
 
     /// Blocking read; runs on a worker thread.
+    ///
+    /// Only regular files are read (symbolic links to them are followed). A FIFO, a socket or a device is
+    /// refused before a byte is read: opening a FIFO with no writer would block the worker for ever, and a device
+    /// such as `/dev/zero` never ends. The file is opened with `O_NONBLOCK` (so that opening a FIFO returns at
+    /// once), then checked with `fstat` on the open descriptor (so the file checked is the file read).
     static func read(_ url: URL, limit: Int) throws -> Data {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PinholeError(.fileNotFound, "no file at \(path)")
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw PinholeError(.fileNotFound, "no file at \(path)") }
+            throw PinholeError(.fileUnreadable, "cannot open \(path): \(String(cString: strerror(code)))")
         }
-        if isDirectory.boolValue { throw PinholeError(.fileUnreadable, "\(path) is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PinholeError(.fileUnreadable, "cannot open \(path)")
-        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw PinholeError(.fileUnreadable, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            throw PinholeError(.fileUnreadable, "\(path) is \(Self.describe(type)), not a regular file")
+        }
+        if Int64(status.st_size) > Int64(limit) {
+            throw PinholeError(.dataTooLarge, "\(path) has \(status.st_size) bytes, over the \(limit)-byte limit")
+        }
         do {
-            let size = try handle.seekToEnd()
-            if size > UInt64(limit) {
-                throw PinholeError(.dataTooLarge, "\(path) has \(size) bytes, over the \(limit)-byte limit")
-            }
-            try handle.seek(toOffset: 0)
             return try handle.readToEnd() ?? Data()
-        } catch let error as PinholeError {
-            throw error
         } catch {
             throw PinholeError(.fileUnreadable, "cannot read \(path): \(error)", underlying: error)
+        }
+    }
+
+    /// "a directory", "a FIFO"… for a `st_mode & S_IFMT` value.
+    private static func describe(_ type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
         }
     }
 }
