@@ -43,17 +43,21 @@ struct LargestFirstOrderTests {
     }
 
     @Test func theCollectorRecordsEachFilesSize() async throws {
-        // Given a named file and a directory with one file, of known sizes
+        // Given a named file, a named symbolic link to a larger one, and a directory with one file, of known sizes
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 12, height: 34), to: "named.png")
+        try directory.write(FakeCodecs.image(width: 1234, height: 5678), to: "target.png")
+        try FileManager.default.createSymbolicLink(atPath: directory.file("link.png"),
+                                                   withDestinationPath: directory.file("target.png"))
         try directory.write(FakeCodecs.image(width: 5, height: 6), to: "tree/found.png")
 
         // When they are collected
         let collector = InputCollector(excluding: [])
-        let inputs = try await collector.collect([directory.file("named.png"), directory.file("tree")])
+        let inputs = try await collector.collect(
+            [directory.file("named.png"), directory.file("link.png"), directory.file("tree")])
 
-        // Then each input carries its size in bytes (8 signature bytes and the header text)
-        #expect(inputs.map(\.byteCount) == [8 + 5, 8 + 3])
+        // Then each input carries its size in bytes (8 signature bytes and the header text), the link its target's
+        #expect(inputs.map(\.byteCount) == [8 + 5, 8 + 9, 8 + 3])
     }
 }

@@ -45,8 +45,7 @@ struct InputCollector: Sendable {
         guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             let name = URL(fileURLWithPath: argument).lastPathComponent
-            let size = (try? FileManager.default.attributesOfItem(atPath: argument)[.size]) as? Int
-            return [InputFile(path: argument, relativePath: name, isExplicit: true, byteCount: size)]
+            return [InputFile(path: argument, relativePath: name, isExplicit: true, byteCount: Self.size(argument))]
         }
         return try imageFiles(under: argument)
     }
@@ -59,8 +58,7 @@ struct InputCollector: Sendable {
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys,
                                                           options: [.skipsHiddenFiles])
         else { return [] }
-        var relativePaths: [String] = []
-        var sizes: [String: Int] = [:]
+        var found: [(relativePath: String, byteCount: Int?)] = []
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for case let url as URL in walker {
             let path = url.standardizedFileURL.path
@@ -70,17 +68,21 @@ struct InputCollector: Sendable {
             }
             let values = try? url.resourceValues(forKeys: Set(keys))
             guard values?.isRegularFile == true, path.hasPrefix(prefix) else { continue }
-            let relative = String(path.dropFirst(prefix.count))
-            relativePaths.append(relative)
-            sizes[relative] = values?.fileSize
+            found.append((String(path.dropFirst(prefix.count)), values?.fileSize))
         }
-        relativePaths.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        found.sort { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return relativePaths.compactMap { relative in
+        return found.compactMap { relative, byteCount in
             guard Self.startsWithImageSignature(prefix + relative) else { return nil }
-            return InputFile(
-                path: base + relative, relativePath: relative, isExplicit: false, byteCount: sizes[relative])
+            return InputFile(path: base + relative, relativePath: relative, isExplicit: false, byteCount: byteCount)
         }
+    }
+
+    /// Blocking: the size in bytes of what `path` names, symbolic links followed (`stat(2)`, which never opens the
+    /// file, so a FIFO does not block); `nil` when it cannot be sized.
+    private static func size(_ path: String) -> Int? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     /// Blocking: whether the first bytes of the file at `path` are a known image signature.
