@@ -133,3 +133,26 @@ int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int width,
     g_object_unref(source);  // the loader holds its own reference for as long as `*out` needs the bytes
     return status;
 }
+
+int CPinholeVips_thumbnail_jpeg_shrunk(const void *buf, size_t len, int shrink, int width, int height, int size,
+                                       int no_rotate, const char *import_profile, const char *export_profile,
+                                       const char *option_string, CPinholeVips_Interrupt *interrupt,
+                                       VipsImage **out) {
+    VipsSource *source = CPinholeVips_memory_source_new(buf, len, interrupt, 0);
+    // option_string carries the loader's fail_on, as vips_thumbnail_source passes it on.
+    VipsImage *loaded = vips_image_new_from_source(source, option_string ? option_string : "",
+                                                   "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    g_object_unref(source);  // the loader holds its own reference for as long as `loaded` needs the bytes
+    if (loaded == NULL) {
+        return -1;
+    }
+    int status = vips_thumbnail_image(loaded, out, width,
+                                  "height", height,
+                                  "size", (VipsSize)size,
+                                  "no_rotate", no_rotate ? TRUE : FALSE,
+                                  "import_profile", import_profile,
+                                  "export_profile", export_profile,
+                                  NULL);
+    g_object_unref(loaded);
+    return status;
+}

@@ -86,10 +86,12 @@ int CPinholeVips_profile_fit(VipsImage *image, char space[5]) {
     return fits ? CPinholeVips_profile_fits : CPinholeVips_profile_mismatch;
 }
 
-int CPinholeVips_thumbnail_ignoring_profile(const void *buf, size_t len, int width, int height, int size,
-                                            int no_rotate, const char *option_string, VipsImage **out) {
-    VipsImage *loaded = vips_image_new_from_buffer(buf, len, option_string ? option_string : "",
-                                                   "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+int CPinholeVips_thumbnail_ignoring_profile(const void *buf, size_t len, int jpeg_shrink, int width, int height,
+                                            int size, int no_rotate, const char *option_string, VipsImage **out) {
+    const char *options = option_string ? option_string : "";
+    VipsImage *loaded = jpeg_shrink > 1
+        ? vips_image_new_from_buffer(buf, len, options, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", jpeg_shrink, NULL)
+        : vips_image_new_from_buffer(buf, len, options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (loaded == NULL) {
         return -1;
     }

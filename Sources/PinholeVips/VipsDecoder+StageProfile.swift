@@ -20,7 +20,7 @@ extension VipsDecoder {
             case dcOnly = "libjpeg DC-only"
             /// libjpeg at 1/4 without the last-bit AC refinement scans (progressive JPEG).
             case withoutLastBitRefinements = "libjpeg no last bit"
-            /// `vips_thumbnail_buffer` (shrink-on-load where the loader has it).
+            /// `vips_thumbnail` (shrink-on-load where the loader has it; a JPEG at the fast path's DCT scale).
             case libvips
         }
 
@@ -45,6 +45,8 @@ extension VipsDecoder {
         private let shortcuts: ProgressiveShortcuts
         private var factor: tjscalingfactor
         private var bands: Int
+        /// The JPEG load shrink of the libvips route (1 for other formats), as `decodeNow` picks it.
+        private let jpegShrink: Int
 
         /// Sniffing, the libvips header read, the limit checks, the fitted box and the route: everything before
         /// the first pixel.
@@ -63,6 +65,9 @@ extension VipsDecoder {
             let thumbnail = ThumbnailOptions(maxPixelSize: maxPixelSize)
             try header.checkLimits(DecodingOptions(thumbnail: thumbnail))
             layout = VipsDecoder.layout(thumbnail, header: header)
+            jpegShrink = VipsDecoder.libvipsJPEGShrink(
+                format: format, options: DecodingOptions(thumbnail: thumbnail), header: header, layout: layout,
+                jpegFastPath: true)
             let box = (width: layout.resized.width, height: layout.resized.height)
             factor = tjscalingfactor(num: 1, denom: 1)
             bands = 3
@@ -99,7 +104,7 @@ extension VipsDecoder {
 
         /// The decode without colour conversion: on a JPEG route entropy decoding and the inverse DCT at the route's
         /// scale (TurboJPEG: to planar YCbCr, no upsampling; DC-only: to interleaved YCbCr, upsampled); on the
-        /// libvips route its loader at the shrink-on-load `vips_thumbnail` picks, decoded into memory.
+        /// libvips route its loader at the shrink-on-load `decodeNow` uses, decoded into memory.
         package func decodeWithoutColour(_ input: Input?) throws {
             switch route {
             case .dcOnly, .withoutLastBitRefinements:
@@ -150,15 +155,15 @@ extension VipsDecoder {
             route == .libvips && header.colourProfiles.export != nil
         }
 
-        /// The loader options `vips_thumbnail` uses for shrink-on-load (libvips 8.14 `thumbnail.c`): JPEG
-        /// `shrink` (a power of two leaving at least 2× for the resize, at most 8), WebP `scale`, none for others.
+        /// The loader options of the libvips route's shrink-on-load: JPEG `shrink` as `decodeNow` picks it
+        /// (VipsDecoder+JPEGShrink.swift), WebP `scale` as `vips_thumbnail` does (libvips 8.14 `thumbnail.c`), none
+        /// for others.
         private var loadOptions: String {
             let shrink = min(
                 Double(header.info.width) / Double(layout.resized.width),
                 Double(header.info.height) / Double(layout.resized.height))
             switch format {
             case .jpeg:
-                let jpegShrink = [8, 4, 2].first { shrink / 2 >= Double($0) } ?? 1
                 return "shrink=\(jpegShrink)"
             case .webp:
                 return "scale=\(1 / max(1, shrink))"
@@ -174,7 +179,8 @@ extension VipsDecoder {
                 return try VipsDecoder.resize(pixels.scaled, orientation: header.info.orientation, layout: layout)
             }
             return try VipsDecoder.thumbnail(
-                data, format: format, header: header, layout: layout, failOn: "fail_on=truncated", interruption: nil)
+                data, format: format, header: header, layout: layout, failOn: "fail_on=truncated", interruption: nil,
+                jpegShrink: jpegShrink)
         }
 
         /// The libvips route's `vips_thumbnail_buffer` run without colour profiles (what ``finish(_:)`` costs
@@ -182,7 +188,7 @@ extension VipsDecoder {
         package func finishWithoutColourProfiles() throws {
             _ = try VipsDecoder.thumbnail(
                 data, format: format, header: header, layout: layout, failOn: "fail_on=truncated", interruption: nil,
-                withoutProfiles: true)
+                withoutProfiles: true, jpegShrink: jpegShrink)
         }
     }
 }

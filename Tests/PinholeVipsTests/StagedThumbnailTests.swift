@@ -15,6 +15,7 @@ struct StagedThumbnailTests {
         ("large-progressive-4096x4096.jpg", 1024, .turboJPEG),
         ("orient-6.jpg", 60, .turboJPEG),
         ("cmyk-adobe.jpg", 360, .libvips),
+        ("cmyk-adobe.jpg", 8, .libvips),  // loaded at 1/4 (VipsDecoder+JPEGShrink.swift)
         ("webp-lossless-alpha.webp", 32, .libvips),
         ("palette-trns.png", 16, .libvips),
     ] as [(String, Int, VipsDecoder.StagedThumbnail.Route)])

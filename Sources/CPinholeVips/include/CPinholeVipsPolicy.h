@@ -38,9 +38,10 @@ int CPinholeVips_profile_fit(VipsImage *image, char space[5]);
 
 /// vips_thumbnail_buffer's work without the embedded ICC profile: loads `buf` (`option_string` as for the
 /// loader, e.g. "fail_on=truncated"), removes the profile and runs vips_thumbnail_image to the box. CMYK goes
-/// through libvips' fallback CMYK profile to sRGB; everything else is taken as sRGB (or grey) as stored. No
-/// shrink-on-load: for the rare images whose profile does not fit. `buf` must outlive `*out`.
-int CPinholeVips_thumbnail_ignoring_profile(const void *buf, size_t len, int width, int height, int size,
-                                            int no_rotate, const char *option_string, VipsImage **out);
+/// through libvips' fallback CMYK profile to sRGB; everything else is taken as sRGB (or grey) as stored. For the
+/// rare images whose profile does not fit. `jpeg_shrink` above 1 loads a JPEG at that DCT scale (shrink-on-load;
+/// pass 1 for any other format: only jpegload has the option). `buf` must outlive `*out`.
+int CPinholeVips_thumbnail_ignoring_profile(const void *buf, size_t len, int jpeg_shrink, int width, int height,
+                                            int size, int no_rotate, const char *option_string, VipsImage **out);
 
 #endif
