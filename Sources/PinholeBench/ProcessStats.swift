@@ -33,6 +33,13 @@ public enum ProcessStats {
         return getrusage(RUSAGE_SELF.rawValue, &usage) == 0 ? Int(usage.ru_maxrss) * 1024 : 0
     }
 
+    /// Minor page faults of this program so far (`getrusage(RUSAGE_SELF).ru_minflt`): pages of memory the kernel
+    /// had to map in, each a 4 KiB page zeroed or taken from the page cache; 0 when it cannot be read.
+    public static func minorPageFaults() -> Int {
+        var usage = rusage()
+        return getrusage(RUSAGE_SELF.rawValue, &usage) == 0 ? Int(usage.ru_minflt) : 0
+    }
+
     /// CPU time (user + system) used so far by the children this process has waited for, in seconds
     /// (`getrusage(RUSAGE_CHILDREN)`). The difference across a run of child processes is their CPU cost,
     /// which, unlike wall time, barely depends on what else the machine is doing.

@@ -114,6 +114,7 @@ struct ThumbnailCommand: Sendable {
         report.seconds = seconds
         report.imagesPerSecond = seconds > 0 ? Double(report.succeeded) / seconds : 0
         report.peakRSSBytes = ProcessStats.peakResidentBytes()
+        report.pageFaults = ProcessStats.minorPageFaults()
         return report
     }
 

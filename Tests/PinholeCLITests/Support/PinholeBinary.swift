@@ -16,12 +16,20 @@ enum PinholeBinary {
     /// bundle (so `--scratch-path .build-asan` runs the sanitized binary), else `.build/debug/pinhole`.
     static var path: String { PinholeExecutable.path }
 
+    /// Whether ``path`` is a sanitized build (`make test-asan` / `test-tsan`): the sanitizer's allocator replaces
+    /// glibc's `malloc`, and `mallopt` does nothing there.
+    static var isSanitized: Bool { path.contains("/.build-asan/") || path.contains("/.build-tsan/") }
+
     /// Runs `pinhole arguments…` in `directory` and waits for it to exit, at most `timeout` × the load factor
-    /// (then it is killed and ``SpawnedProcess/TimedOut`` thrown; so is a cancelled test's child).
-    static func run(_ arguments: [String], in directory: String, timeout: Duration = .seconds(90)) async throws
-        -> Result
-    {
-        let result = try await SpawnedProcess.run([path] + arguments, in: directory, timeout: timeout)
+    /// (then it is killed and ``SpawnedProcess/TimedOut`` thrown; so is a cancelled test's child). `environment`
+    /// is added to this process's environment.
+    static func run(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:],
+        timeout: Duration = .seconds(90)
+    ) async throws -> Result {
+        let whole = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        let result = try await SpawnedProcess.run(
+            [path] + arguments, environment: whole, in: directory, timeout: timeout)
         return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
