@@ -2,8 +2,10 @@ import Foundation
 import PinholeTestSupport
 import Testing
 
+@testable import pinhole
+
 /// The command line's glibc `malloc` policy (`MemoryPolicy`): arenas keep 64 MiB of free memory at their top, so
-/// a batch of photos does not fault the same pages in again for every thumbnail.
+/// a batch of photos does not fault the same pages in again for every thumbnail; long-lived commands do not pad.
 @Suite(.timeLimit(scaledMinutes: 3))
 struct MemoryPolicyTests {
     struct Summary: Decodable {
@@ -38,5 +40,12 @@ struct MemoryPolicyTests {
         #expect(
             withPolicy.pageFaults * 4 < withDefault.pageFaults * 3,
             "\(withPolicy.pageFaults) page faults with the policy, \(withDefault.pageFaults) without")
+    }
+
+    @Test(arguments: [("thumbnail", true), ("gallery", false), ("bench", false), ("debug", false), (nil, false)])
+    func onlyTheThumbnailCommandPadsTheArenaTop(command: String?, pads: Bool) {
+        // Given the first argument, When the policy is chosen, Then only a batch of thumbnails keeps a top pad
+        // (a gallery or a benchmark lives on after its decodes and would keep what it padded)
+        #expect(MemoryPolicy.padsArenaTop(command: command) == pads)
     }
 }

@@ -19,6 +19,8 @@ import Glibc
 /// 0.20–0.24 s of system time (raising `M_TRIM_THRESHOLD` to 64 MiB instead left 134,000). Over 6 interleaved runs
 /// (with `MALLOC_TOP_PAD_=131072`, glibc's default, as the reference): 1 job 3.05 → 2.74 s, 2 jobs 1.66 → 1.48 s,
 /// CPU 9–11 % less; peak RSS 149 → 154 MB at 1 job, 168 → 198 MB at 2 (vipsthumbnail in batch: 243–266 MB).
+/// Only `pinhole thumbnail` pads: a process that lives on after a burst of decodes keeps what it padded (the scroll
+/// benchmark, which encodes its images before it starts, began at 221–238 MB instead of 133 MB).
 ///
 /// `mallopt` is declared in `<malloc.h>`, which the Swift Glibc module does not import, so it is looked up
 /// with `dlsym`. A user who sets `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TOP_PAD_` keeps their own value.
@@ -32,16 +34,22 @@ enum MemoryPolicy {
     /// Free memory an arena keeps at its top instead of returning it: 64 MiB.
     static let topPadBytes: Int32 = 64 * 1024 * 1024
 
-    /// Applies the policy to this process; call once at start, before heavy allocation. Leaves a parameter alone
-    /// when its environment variable is set; does nothing when `mallopt` is not found.
-    static func apply() {
+    /// Whether `command` (the first argument) is a batch of thumbnails, which gets the top pad.
+    static func padsArenaTop(command: String?) -> Bool { command == "thumbnail" }
+
+    /// Applies the policy to this process, for `command` (the first argument); call once at start, before heavy
+    /// allocation. Leaves a parameter alone when its environment variable is set; does nothing when `mallopt` is
+    /// not found.
+    static func apply(command: String?) {
         #if canImport(Glibc)
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         let environment = ProcessInfo.processInfo.environment
         if environment["MALLOC_MMAP_THRESHOLD_"] == nil { _ = mallopt(mmapThresholdParameter, mmapThresholdBytes) }
-        if environment["MALLOC_TOP_PAD_"] == nil { _ = mallopt(topPadParameter, topPadBytes) }
+        if environment["MALLOC_TOP_PAD_"] == nil, padsArenaTop(command: command) {
+            _ = mallopt(topPadParameter, topPadBytes)
+        }
         #endif
     }
 }
