@@ -13,25 +13,31 @@ struct MemoryPolicyTests {
         var pageFaults: Int
     }
 
-    /// `pinhole thumbnail --json` over `directory`, with `environment` added.
-    static func pageFaults(in directory: TemporaryDirectory, environment: [String: String]) async throws -> Summary {
+    /// `pinhole thumbnail INPUTS --json` in `directory`, with `environment` added.
+    static func pageFaults(
+        _ inputs: [String], in directory: TemporaryDirectory, environment: [String: String]
+    ) async throws -> Summary {
         let result = try await PinholeBinary.run(
-            ["thumbnail", "in", "--out", "out", "--size", "360", "--jobs", "1", "--json"], in: directory.path,
+            ["thumbnail"] + inputs + ["--out", "out", "--size", "360", "--jobs", "1", "--json"], in: directory.path,
             environment: environment)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         return try JSONDecoder().decode(Summary.self, from: Data(result.stdout.utf8))
     }
 
-    @Test(.enabled(if: !PinholeBinary.isSanitized, "a sanitizer's allocator ignores mallopt"))
-    func aBatchFaultsFarFewerPagesInWithTheTopPadThanWithGlibcsDefault() async throws {
-        // Given 12 copies of a 16 MP JPEG (each decoded at 1/8 into buffers of about a megabyte)
+    @Test(
+        .enabled(if: !PinholeBinary.isSanitized, "a sanitizer's allocator ignores mallopt"),
+        arguments: [["in"], ["--input-list", "list.txt"]])
+    func aBatchFaultsFarFewerPagesInWithTheTopPadThanWithGlibcsDefault(inputs: [String]) async throws {
+        // Given 12 copies of a 16 MP JPEG (each decoded at 1/8 into buffers of about a megabyte), as a directory
+        // or as a list (a batch run, which reports counters only)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         for index in 1...12 { try directory.copyFixture("large-4096x4096.jpg", to: "in/\(index).jpg") }
+        try directory.write(Data((1...12).map { "in/\($0).jpg\n" }.joined().utf8), to: "list.txt")
 
-        // When the batch runs with the policy, and with glibc's own top pad (128 KiB: the policy then leaves it)
-        let withPolicy = try await Self.pageFaults(in: directory, environment: [:])
-        let withDefault = try await Self.pageFaults(in: directory, environment: ["MALLOC_TOP_PAD_": "131072"])
+        // When the run goes with the policy, and with glibc's own top pad (128 KiB: the policy then leaves it)
+        let withPolicy = try await Self.pageFaults(inputs, in: directory, environment: [:])
+        let withDefault = try await Self.pageFaults(inputs, in: directory, environment: ["MALLOC_TOP_PAD_": "131072"])
 
         // Then both write every thumbnail, and the policy's run faults in at most 3/4 of the pages (measured
         // in a release build: about 5,100 against 8,800 for 8 copies, of which about 2,700 are the start-up's)
@@ -47,5 +53,15 @@ struct MemoryPolicyTests {
         // Given the first argument, When the policy is chosen, Then only a batch of thumbnails keeps a top pad
         // (a gallery or a benchmark lives on after its decodes and would keep what it padded)
         #expect(MemoryPolicy.padsArenaTop(command: command) == pads)
+    }
+
+    @Test(arguments: [
+        ("131072", true), ("0", true), ("0x20000", true), (nil, false), ("", false), ("abc", false), ("64M", false),
+        (" 1", false), ("-1", false), ("0x", false),
+    ] as [(String?, Bool)])
+    func aUsersOwnSettingCountsOnlyWhenGlibcTakesItAsANumber(value: String?, isSetting: Bool) {
+        // Given a MALLOC_*_ variable's value, When the policy decides whether the user set it, Then only a number
+        // glibc parses keeps the policy's value out (garbage would otherwise leave neither value in force)
+        #expect(MemoryPolicy.setsNumber(value) == isSetting)
     }
 }

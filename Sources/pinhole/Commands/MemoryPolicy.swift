@@ -23,7 +23,7 @@ import Glibc
 /// benchmark, which encodes its images before it starts, began at 221–238 MB instead of 133 MB).
 ///
 /// `mallopt` is declared in `<malloc.h>`, which the Swift Glibc module does not import, so it is looked up
-/// with `dlsym`. A user who sets `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TOP_PAD_` keeps their own value.
+/// with `dlsym`. A user who sets `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TOP_PAD_` to a number keeps their own value.
 enum MemoryPolicy {
     /// glibc's `M_MMAP_THRESHOLD` parameter number (`<malloc.h>`: `#define M_MMAP_THRESHOLD -3`).
     private static let mmapThresholdParameter: Int32 = -3
@@ -33,6 +33,16 @@ enum MemoryPolicy {
     static let mmapThresholdBytes: Int32 = 256 * 1024
     /// Free memory an arena keeps at its top instead of returning it: 64 MiB.
     static let topPadBytes: Int32 = 64 * 1024 * 1024
+
+    /// Whether an environment variable's `value` is a number glibc's tunables take (decimal, or hexadecimal after
+    /// `0x`): a user's own setting, which the policy leaves alone. Anything else (`abc`, empty, `64M`) glibc
+    /// ignores, and so does the policy.
+    static func setsNumber(_ value: String?) -> Bool {
+        guard let value else { return false }
+        let lowercased = value.lowercased()
+        if lowercased.hasPrefix("0x") { return lowercased.count > 2 && UInt64(lowercased.dropFirst(2), radix: 16) != nil }
+        return UInt64(value) != nil
+    }
 
     /// Whether `command` (the first argument) is a batch of thumbnails, which gets the top pad.
     static func padsArenaTop(command: String?) -> Bool { command == "thumbnail" }
@@ -46,8 +56,8 @@ enum MemoryPolicy {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         let environment = ProcessInfo.processInfo.environment
-        if environment["MALLOC_MMAP_THRESHOLD_"] == nil { _ = mallopt(mmapThresholdParameter, mmapThresholdBytes) }
-        if environment["MALLOC_TOP_PAD_"] == nil, padsArenaTop(command: command) {
+        if !setsNumber(environment["MALLOC_MMAP_THRESHOLD_"]) { _ = mallopt(mmapThresholdParameter, mmapThresholdBytes) }
+        if !setsNumber(environment["MALLOC_TOP_PAD_"]), padsArenaTop(command: command) {
             _ = mallopt(topPadParameter, topPadBytes)
         }
         #endif
