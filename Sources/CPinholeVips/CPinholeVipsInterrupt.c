@@ -147,12 +147,12 @@ int CPinholeVips_thumbnail_jpeg_shrunk(const void *buf, size_t len, int shrink, 
         return -1;
     }
     int status = vips_thumbnail_image(loaded, out, width,
-                                  "height", height,
-                                  "size", (VipsSize)size,
-                                  "no_rotate", no_rotate ? TRUE : FALSE,
-                                  "import_profile", import_profile,
-                                  "export_profile", export_profile,
-                                  NULL);
+                                      "height", height,
+                                      "size", (VipsSize)size,
+                                      "no_rotate", no_rotate ? TRUE : FALSE,
+                                      "import_profile", import_profile,
+                                      "export_profile", export_profile,
+                                      NULL);
     g_object_unref(loaded);
     return status;
 }

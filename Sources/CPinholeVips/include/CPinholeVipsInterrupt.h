@@ -62,11 +62,12 @@ int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int width,
                                          const char *option_string, CPinholeVips_Interrupt *interrupt,
                                          VipsImage **out);
 
-/// CPinholeVips_thumbnail_interruptible with the JPEG shrink-on-load chosen by the caller: loads `buf` with
-/// jpegload_source at `shrink` (1, 2, 4 or 8; libjpeg's DCT scaling) and runs vips_thumbnail_image on the result,
-/// so the import of a profile (CMYK, Adobe RGB) works on the shrunk pixels. vips_thumbnail_source picks at most
-/// half the total shrink (libvips `thumbnail.c`, `vips_thumbnail_find_jpegshrink`); the caller may pick a larger
-/// one. `interrupt` may be NULL. Call it only for JPEG data. `buf` must outlive `*out`; so must `interrupt`.
+/// CPinholeVips_thumbnail_interruptible with the JPEG shrink-on-load chosen by the caller: loads `buf` (JPEG data:
+/// jpegload_source) at `shrink` (1, 2, 4 or 8; libjpeg's DCT scaling; libvips rounds each side down, dropping the
+/// last partial block) and runs vips_thumbnail_image on the result, so the import of a profile (CMYK, Adobe RGB)
+/// works on the shrunk pixels. vips_thumbnail_source leaves at least 2x for its own resize (libvips `thumbnail.c`,
+/// `vips_thumbnail_find_jpegshrink`); the caller may pick a larger shrink. `interrupt` may be NULL. `buf` must
+/// outlive `*out`; so must `interrupt`.
 int CPinholeVips_thumbnail_jpeg_shrunk(const void *buf, size_t len, int shrink, int width, int height, int size,
                                        int no_rotate, const char *import_profile, const char *export_profile,
                                        const char *option_string, CPinholeVips_Interrupt *interrupt,
