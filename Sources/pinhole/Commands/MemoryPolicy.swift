@@ -48,8 +48,8 @@ enum MemoryPolicy {
     static func padsArenaTop(command: String?) -> Bool { command == "thumbnail" }
 
     /// Applies the policy to this process, for `command` (the first argument); call once at start, before heavy
-    /// allocation. Leaves a parameter alone when its environment variable is set; does nothing when `mallopt` is
-    /// not found.
+    /// allocation. Leaves a parameter alone when its environment variable is set to a number (``setsNumber(_:)``);
+    /// does nothing when `mallopt` is not found.
     static func apply(command: String?) {
         #if canImport(Glibc)
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
