@@ -117,32 +117,28 @@ int CPinholeVips_copy_pixels_interruptible(VipsImage *image, unsigned char *dst,
     return status;
 }
 
-int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int width, int height, int size,
-                                         int no_rotate, const char *import_profile, const char *export_profile,
-                                         const char *option_string, CPinholeVips_Interrupt *interrupt,
-                                         VipsImage **out) {
+int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int jpeg_shrink, int width, int height,
+                                         int size, int no_rotate, const char *import_profile,
+                                         const char *export_profile, const char *option_string,
+                                         CPinholeVips_Interrupt *interrupt, VipsImage **out) {
     VipsSource *source = CPinholeVips_memory_source_new(buf, len, interrupt, 0);
-    int status = vips_thumbnail_source(source, out, width,
-                                       "height", height,
-                                       "size", (VipsSize)size,
-                                       "no_rotate", no_rotate ? TRUE : FALSE,
-                                       "import_profile", import_profile,
-                                       "export_profile", export_profile,
-                                       "option_string", option_string,
-                                       NULL);
-    g_object_unref(source);  // the loader holds its own reference for as long as `*out` needs the bytes
-    return status;
-}
-
-int CPinholeVips_thumbnail_jpeg_shrunk(const void *buf, size_t len, int shrink, int width, int height, int size,
-                                       int no_rotate, const char *import_profile, const char *export_profile,
-                                       const char *option_string, CPinholeVips_Interrupt *interrupt,
-                                       VipsImage **out) {
-    VipsSource *source = CPinholeVips_memory_source_new(buf, len, interrupt, 0);
+    // Either way the loader holds its own reference to `source` for as long as the image needs the bytes.
+    if (jpeg_shrink <= 1) {
+        int status = vips_thumbnail_source(source, out, width,
+                                           "height", height,
+                                           "size", (VipsSize)size,
+                                           "no_rotate", no_rotate ? TRUE : FALSE,
+                                           "import_profile", import_profile,
+                                           "export_profile", export_profile,
+                                           "option_string", option_string,
+                                           NULL);
+        g_object_unref(source);
+        return status;
+    }
     // option_string carries the loader's fail_on, as vips_thumbnail_source passes it on.
     VipsImage *loaded = vips_image_new_from_source(source, option_string ? option_string : "",
-                                                   "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    g_object_unref(source);  // the loader holds its own reference for as long as `loaded` needs the bytes
+                                                   "shrink", jpeg_shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    g_object_unref(source);
     if (loaded == NULL) {
         return -1;
     }

@@ -62,7 +62,7 @@ public import Pinhole
 /// itself stops its JPEG shrink-on-load at twice the target. CMYK/YCCK, RGB-coded and arithmetic-coded JPEGs,
 /// wide-gamut or grey ICC profiles, full-size decodes and every other format take the libvips path; a JPEG
 /// thumbnail among them is loaded there at the fast path's DCT scale, not `vips_thumbnail`'s, so the profile
-/// import works on up to 4× fewer pixels (a 4 MP CMYK photo to 360 px: about 190 → 100 ms; the look stays within
+/// import works on up to 4× fewer pixels (a 4 MP CMYK photo to 360 px: about 225 → 125 ms; the look stays within
 /// the same PSNR bar; VipsDecoder+JPEGShrink.swift). The header
 /// read and limit checks come first on both paths; data on which libjpeg warns (truncated or corrupt) leaves the
 /// fast path for the libvips path, which decides. A progressive JPEG the fast path decodes at 1/8 scale is decoded
@@ -267,19 +267,13 @@ public struct VipsDecoder: ImageDecoding {
                         bytes.baseAddress, bytes.count, Int32(jpegShrink), Int32(box.width), Int32(box.height),
                         Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1, failOn, out)
                 }
-                if jpegShrink > 1 {
-                    return CPinholeVips_thumbnail_jpeg_shrunk(
+                // Through a source of ours when there is a decode to stop, or a JPEG shrink of ours to apply.
+                if header.streamsInput, interruption != nil || jpegShrink > 1 {
+                    return CPinholeVips_thumbnail_interruptible(
                         bytes.baseAddress, bytes.count, Int32(jpegShrink), Int32(box.width), Int32(box.height),
                         Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
                         header.colourProfiles.import, header.colourProfiles.export, failOn,
                         interruption?.pointer, out)
-                }
-                if header.streamsInput, let interruption {
-                    return CPinholeVips_thumbnail_interruptible(
-                        bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),
-                        Int32(VIPS_SIZE_FORCE.rawValue), header.appliesOrientation ? 0 : 1,
-                        header.colourProfiles.import, header.colourProfiles.export, failOn,
-                        interruption.pointer, out)
                 }
                 return CPinholeVips_thumbnail(
                     bytes.baseAddress, bytes.count, Int32(box.width), Int32(box.height),

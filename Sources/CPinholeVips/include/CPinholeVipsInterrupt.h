@@ -54,23 +54,17 @@ int CPinholeVips_copy_pixels_interruptible(VipsImage *image, unsigned char *dst,
                                            CPinholeVips_Interrupt *interrupt);
 
 /// CPinholeVips_thumbnail (same arguments), reading `buf` through a source of our own whose reads fail once
-/// `interrupt` says stop, so that a loader that streams its input (JPEG, PNG, TIFF) stops at its next read of a
-/// few KiB. Uses the format's source loader (vips_thumbnail_source): call it only for data whose buffer loader is
-/// jpegload_buffer, pngload_buffer or tiffload_buffer. `buf` must outlive `*out`; so must `interrupt`.
-int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int width, int height, int size,
-                                         int no_rotate, const char *import_profile, const char *export_profile,
-                                         const char *option_string, CPinholeVips_Interrupt *interrupt,
-                                         VipsImage **out);
-
-/// CPinholeVips_thumbnail_interruptible with the JPEG shrink-on-load chosen by the caller: loads `buf` (JPEG data:
-/// jpegload_source) at `shrink` (1, 2, 4 or 8; libjpeg's DCT scaling; libvips rounds each side down, dropping the
-/// last partial block) and runs vips_thumbnail_image on the result, so the import of a profile (CMYK, Adobe RGB)
-/// works on the shrunk pixels. vips_thumbnail_source leaves at least 2x for its own resize (libvips `thumbnail.c`,
-/// `vips_thumbnail_find_jpegshrink`); the caller may pick a larger shrink. `interrupt` may be NULL. `buf` must
-/// outlive `*out`; so must `interrupt`.
-int CPinholeVips_thumbnail_jpeg_shrunk(const void *buf, size_t len, int shrink, int width, int height, int size,
-                                       int no_rotate, const char *import_profile, const char *export_profile,
-                                       const char *option_string, CPinholeVips_Interrupt *interrupt,
-                                       VipsImage **out);
+/// `interrupt` (may be NULL) says stop, so that a loader that streams its input (JPEG, PNG, TIFF) stops at its next
+/// read of a few KiB. Uses the format's source loader (vips_thumbnail_source): call it only for data whose buffer
+/// loader is jpegload_buffer, pngload_buffer or tiffload_buffer. `buf` must outlive `*out`; so must `interrupt`.
+///
+/// `jpeg_shrink` above 1 (JPEG data only) chooses the shrink-on-load: `buf` is loaded at that DCT scale (2, 4 or 8;
+/// libvips rounds each side down, dropping the last partial block) and vips_thumbnail_image finishes, so the import
+/// of a profile (CMYK, Adobe RGB) works on the shrunk pixels. 1 leaves the choice to vips_thumbnail_source, which
+/// keeps at least 2x for its own resize (libvips `thumbnail.c`, `vips_thumbnail_find_jpegshrink`).
+int CPinholeVips_thumbnail_interruptible(const void *buf, size_t len, int jpeg_shrink, int width, int height,
+                                         int size, int no_rotate, const char *import_profile,
+                                         const char *export_profile, const char *option_string,
+                                         CPinholeVips_Interrupt *interrupt, VipsImage **out);
 
 #endif
