@@ -83,11 +83,13 @@ struct BoundedQueueTests {
         #expect(await queue.next() == nil)
     }
 
-    /// Polls `condition` every 5 ms for at most 10 s; fails the test (never hangs) when it stays false.
+    /// Polls `condition` every 5 ms for at most 10 s × the load factor; fails the test (never hangs) when it stays
+    /// false.
     private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let limit = LoadFactor.scaled(.seconds(10))
+        let deadline = ContinuousClock.now + limit
         while !condition() {
-            try #require(ContinuousClock.now < deadline, "condition not met within 10 s")
+            try #require(ContinuousClock.now < deadline, "condition not met within \(limit)")
             try await Task.sleep(for: .milliseconds(5))
         }
     }
