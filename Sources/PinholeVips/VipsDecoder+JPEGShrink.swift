@@ -24,10 +24,7 @@ extension VipsDecoder {
     /// the box. On a photo that is a fraction of a pixel of the thumbnail; on a narrow image (12 × 1,200 at 1/8: 1 of
     /// 1.5 columns) it is a third of the picture, hence the 1 % bound.
     package static func jpegLoadShrink(width: Int, height: Int, box: PixelSize) -> Int {
-        let covered = (
-            width: Int((Double(box.width) * headroom).rounded(.up)),
-            height: Int((Double(box.height) * headroom).rounded(.up))
-        )
+        let covered = covered(box)
         return [8, 4, 2].first { shrink in
             width / shrink >= covered.width && height / shrink >= covered.height
                 && (width % shrink) * 100 <= width && (height % shrink) * 100 <= height

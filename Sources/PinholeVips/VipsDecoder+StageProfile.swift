@@ -68,7 +68,6 @@ extension VipsDecoder {
             jpegShrink = VipsDecoder.libvipsJPEGShrink(
                 format: format, options: DecodingOptions(thumbnail: thumbnail), header: header, layout: layout,
                 jpegFastPath: true)
-            let box = (width: layout.resized.width, height: layout.resized.height)
             factor = tjscalingfactor(num: 1, denom: 1)
             bands = 3
             route = .libvips
@@ -76,11 +75,8 @@ extension VipsDecoder {
                 let decoder = try? TurboJPEGDecoder(),
                 let jpeg = data.withUnsafeBytes({ decoder.header($0) })
             else { return }
-            let headroom = VipsDecoder.headroom
-            let covered = (
-                Int((Double(box.width) * headroom).rounded(.up)), Int((Double(box.height) * headroom).rounded(.up))
-            )
-            let storedBox = header.info.orientation >= 5 ? (covered.1, covered.0) : covered
+            let covered = VipsDecoder.covered(layout.resized)
+            let storedBox = header.info.orientation >= 5 ? (covered.height, covered.width) : covered
             factor = TurboJPEGDecoder.scalingFactor(width: jpeg.width, height: jpeg.height, covering: storedBox)
             bands = jpeg.colourSpace == Int32(TJCS_GRAY.rawValue) ? 1 : 3
             let denominator = VipsDecoder.scaleDenominator(of: factor) ?? 1

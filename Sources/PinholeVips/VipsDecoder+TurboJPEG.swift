@@ -44,6 +44,12 @@ extension VipsDecoder {
     /// still decodes a 12 MP photo for a 360 px thumbnail at 1/8 where libvips uses 1/4.
     package static let headroom = 1.4
 
+    /// The smallest decoded size (pixels, the orientation `box` is in) that keeps ``headroom`` for a resize to `box`:
+    /// each side × 1.4, rounded up. The fast path's DCT scale and the libvips path's JPEG load shrink both cover it.
+    static func covered(_ box: PixelSize) -> (width: Int, height: Int) {
+        (Int((Double(box.width) * headroom).rounded(.up)), Int((Double(box.height) * headroom).rounded(.up)))
+    }
+
     /// The fast path's thumbnail of `data` fitted exactly to `box` (displayed orientation), or `nil` when the
     /// image is not eligible (the caller then takes the libvips path). Call on a worker thread after the limits
     /// were checked.
