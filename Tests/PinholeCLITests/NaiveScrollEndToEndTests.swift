@@ -12,9 +12,10 @@ import Testing
 /// test (see ScrollReproductionTests).
 ///
 /// The list does not scroll (4 rows, all on screen), so the run ends only when every download has come back and been
-/// drawn; the naive cap is a hang guard, never the end of a normal run. With a 20-row flick and an 8 s cap it once
-/// failed under CI's stress load: those blocking downloads starve libdispatch's pool, which grows by about a thread
-/// a second, so even on an idle machine only 2–3 of 12 images were shown before the cap, and under load none.
+/// drawn; the naive cap (60 s × the load factor) is a hang guard, never the end of a normal run. With a 20-row flick
+/// and an 8 s cap it once failed under CI's stress load: those blocking downloads starve libdispatch's pool, which
+/// grows by about a thread a second, so even on an idle machine only 2–3 of 12 images were shown before the cap,
+/// and under load none.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct NaiveScrollEndToEndTests {
     struct Result: Decodable {
@@ -31,9 +32,10 @@ struct NaiveScrollEndToEndTests {
         // Given a list of 4 rows, all on screen, on a server that answers at once
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        let cap = LoadFactor.scaled(.seconds(60)).components.seconds
         let arguments = [
             "bench", "scroll", "--strategy", "naive", "--rows", "4", "--visible", "4", "--latency-ms", "0",
-            "--duration-s", "1", "--naive-cap-s", "100", "--json",
+            "--duration-s", "1", "--naive-cap-s", "\(cap)", "--json",
         ]
         // When the naive strategy scrolls it in a child process. Under the sanitizer runs the child's leak and race
         // reports are off: the naive strategy is the deliberate anti-pattern, and the command exits on purpose while
@@ -51,7 +53,7 @@ struct NaiveScrollEndToEndTests {
             "no report: stdout \(run.stdout.prefix(400)), stderr \(run.stderr.suffix(2000))")
         let naive = try #require(results.first { $0.strategy == "naive" })
         // Then each row's download reached the server and came back, and each row showed its own decodable image
-        #expect(!naive.timedOut, "the run hit its 100 s cap: \(naive)")
+        #expect(!naive.timedOut, "the run hit its \(cap) s cap: \(naive)")
         #expect(naive.requestsStarted == 4, "\(naive)")
         #expect(naive.requestsCompleted == 4, "\(naive)")
         #expect(naive.imagesShown == 4, "\(naive)")
