@@ -47,11 +47,15 @@ extension ImageTask {
     public var events: AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         let id = UniqueID.next()
-        let (progress, finished) = eventState.withLock { state in
+        let finished = eventState.withLock { state in
+            // The latest progress is yielded under the lock, before `finish` on another thread can take it: yielded
+            // after the lock, a `finish` in between ended the stream first and the replay was dropped (an observer
+            // then saw `finished` alone). A yield only buffers the event or resumes the waiting observer's task; it
+            // runs no code of the observer's here.
+            if let progress = state.progress { continuation.yield(.progress(progress)) }
             if state.finished == nil { state.observers[id] = continuation }
-            return (state.progress, state.finished)
+            return state.finished
         }
-        if let progress { continuation.yield(.progress(progress)) }
         if let finished {
             continuation.yield(.finished(finished))
             continuation.finish()
