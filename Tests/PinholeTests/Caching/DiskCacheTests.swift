@@ -5,12 +5,6 @@ import Testing
 
 @Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCacheTests {
-    /// This suite's file I/O threads. Its stores and reads by the thousand (80–100 s of them under ThreadSanitizer)
-    /// ran on the process' shared ``WorkerThreadPool/io``, where every other test that opens a disk cache queued
-    /// behind them: the disk prefetch tests, 0.1–6 s alone, took 72–113 s in some sanitized runs and one failed its
-    /// bounded wait at 77 s. With this pool they took 2–3 s in the sanitized runs since.
-    static let pool = WorkerThreadPool(threadCount: 4, name: "pinhole-io-disk-cache-tests")
-
     let directory: TemporaryDirectory
 
     init() throws {
@@ -18,13 +12,13 @@ struct DiskCacheTests {
     }
 
     private func openCache(sizeLimit: Int = 1_000_000) async throws -> DiskCache {
-        try await DiskCache(configuration: .init(directory: directory.url, sizeLimit: sizeLimit), pool: Self.pool)
+        try await DiskCache(configuration: .init(directory: directory.url, sizeLimit: sizeLimit))
     }
 
     /// The size of the entry file for `key` with `dataCount` bytes and default-ish metadata.
     private func fileSize(of key: String, data: Data, metadata: DiskCache.Metadata) async throws -> Int {
         let probe = try TemporaryDirectory()
-        let cache = try await DiskCache(configuration: .init(directory: probe.url), pool: Self.pool)
+        let cache = try await DiskCache(configuration: .init(directory: probe.url))
         try await cache.store(data, metadata: metadata, for: key)
         return cache.totalSize
     }
