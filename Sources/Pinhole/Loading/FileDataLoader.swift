@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads files for `file://` URLs (and plain paths given as file URLs), off the cooperative pool.
 ///
@@ -8,10 +8,16 @@ import Foundation
 public struct FileDataLoader: DataLoading {
     /// The largest file read, in bytes; 200,000,000 by default.
     public var maxFileBytes: Int
-    private let pool: WorkerThreadPool
+    /// When set, only files inside this directory are read: the file actually opened (its descriptor's path, every
+    /// link resolved by the kernel) must lie inside the root resolved by realpath(3), else the read fails with
+    /// ``PinholeError/Code/untrustedSource``. `nil` (the default) reads any file.
+    public var allowedRoot: URL?
+    /// The threads the blocking reads run on.
+    public let pool: WorkerThreadPool
 
-    public init(maxFileBytes: Int = 200_000_000, pool: WorkerThreadPool = .io) {
+    public init(maxFileBytes: Int = 200_000_000, allowedRoot: URL? = nil, pool: WorkerThreadPool = .io) {
         self.maxFileBytes = maxFileBytes
+        self.allowedRoot = allowedRoot
         self.pool = pool
     }
 
@@ -25,8 +31,12 @@ public struct FileDataLoader: DataLoading {
         }
         let url = request.url
         let limit = maxFileBytes
+        let root = allowedRoot
         try Task.checkCancellation()
-        let data = try await pool.run { try Self.read(url, limit: limit) }
+        let data = try await pool.run {
+            let confinedRoot = try root.map { try UntrustedSourceGuard.resolvedRoot($0, for: url) }
+            return try Self.read(url, limit: limit, confinedTo: confinedRoot)
+        }
         try Task.checkCancellation()
         request.onProgress?(data.count, data.count)
         return DataResponse(data: data, url: url)
@@ -37,8 +47,9 @@ public struct FileDataLoader: DataLoading {
     /// Only regular files are read (symbolic links to them are followed). A FIFO, a socket or a device is
     /// refused before a byte is read: opening a FIFO with no writer would block the worker for ever, and a device
     /// such as `/dev/zero` never ends. The file is opened with `O_NONBLOCK` (so that opening a FIFO returns at
-    /// once), then checked with `fstat` on the open descriptor (so the file checked is the file read).
-    static func read(_ url: URL, limit: Int) throws -> Data {
+    /// once), then checked with `fstat` on the open descriptor (so the file checked is the file read), and, with
+    /// `confinedTo` (a resolved root), by the descriptor's own path.
+    static func read(_ url: URL, limit: Int, confinedTo root: String? = nil) throws -> Data {
         let path = url.path
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -48,6 +59,13 @@ public struct FileDataLoader: DataLoading {
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
+        if let root {
+            guard let opened = ConfinedPath.path(of: descriptor), ConfinedPath.isInside(opened, root: root) else {
+                throw PinholeError(
+                    .untrustedSource, "refused untrusted source \(url.absoluteString): the file opened is outside "
+                        + "the allowed root \(root)")
+            }
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw PinholeError(.fileUnreadable, "cannot read \(path): \(String(cString: strerror(errno)))")

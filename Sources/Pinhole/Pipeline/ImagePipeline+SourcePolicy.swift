@@ -29,7 +29,9 @@ extension ImagePipeline {
             }
             var file = routing.file
             if let loader = routing.file as? FileDataLoader {
-                file = FileDataLoader(maxFileBytes: min(loader.maxFileBytes, SourcePolicy.untrustedMaxBytes))
+                file = FileDataLoader(
+                    maxFileBytes: min(loader.maxFileBytes, SourcePolicy.untrustedMaxBytes), allowedRoot: root,
+                    pool: loader.pool)
             }
             adjusted.dataLoader = SchemeRoutingDataLoader(http: http, file: file)
         }

@@ -16,8 +16,9 @@ public import Foundation
 /// by ``checkConnection(to:for:)``, which judges the address actually connected to. Under this check the loader
 /// connects directly (environment proxies are not used).
 ///
-/// Files: the path may not contain `..`; it and the root are resolved (symlinks followed) and the file must lie
-/// inside the resolved root. A symlink swapped between this check and the read is not caught.
+/// Files: the path may not contain `..`; it and the root are resolved by realpath(3) (a path that does not
+/// resolve is refused) and the file must lie inside the resolved root. The read checks again on the descriptor it
+/// opened (``FileDataLoader/allowedRoot``), so a link swapped between this check and the read is caught too.
 public struct UntrustedSourceGuard: Sendable {
     /// The directory files may come from; `nil` refuses every file URL.
     public let allowedFileRoot: URL?
@@ -92,11 +93,34 @@ public struct UntrustedSourceGuard: Sendable {
         guard let root = allowedFileRoot else { throw refusal(url, "no file root is allowed for untrusted sources") }
         let path = url.path
         guard !path.split(separator: "/").contains("..") else { throw refusal(url, "the path contains '..'") }
-        let resolvedRoot = root.standardizedFileURL.resolvingSymlinksInPath().path
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let prefix = resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/"
-        guard resolved.hasPrefix(prefix) else {
-            throw refusal(url, "\(resolved) is outside the allowed root \(resolvedRoot)")
+        let resolvedRoot = try Self.resolvedRoot(root, for: url)
+        switch ConfinedPath.resolve(path) {
+        case .success(let resolved):
+            guard ConfinedPath.isInside(resolved, root: resolvedRoot) else {
+                throw refusal(url, "\(resolved) is outside the allowed root \(resolvedRoot)")
+            }
+        case .failure(.notFound):
+            // Missing: "not found" only where the path would lie inside the root, so a missing file elsewhere
+            // reads as refused and nothing about what exists outside the root is told.
+            guard ConfinedPath.isInside(ConfinedPath.resolvingExistingAncestor(path), root: resolvedRoot) else {
+                throw refusal(url, "\(path) is outside the allowed root \(resolvedRoot)")
+            }
+            throw PinholeError(.fileNotFound, "no file at \(path)")
+        case .failure(.unresolvable(let reason)):
+            // Fail closed: a path that cannot be resolved cannot be shown to lie inside the root.
+            throw refusal(url, "\(path) does not resolve (\(reason))")
+        }
+    }
+
+    /// The allowed root resolved by realpath(3); refuses every file when it does not resolve.
+    static func resolvedRoot(_ root: URL, for url: URL) throws -> String {
+        switch ConfinedPath.resolve(root.standardizedFileURL.path) {
+        case .success(let resolved): return resolved
+        case .failure(let failure):
+            throw PinholeError(
+                .untrustedSource,
+                "refused untrusted source \(url.absoluteString): the allowed root \(root.path) does not resolve "
+                    + "(\(failure))")
         }
     }
 
