@@ -53,6 +53,11 @@ extension DiskCache {
         public var cacheControl: String?
         /// The response's `Expires` header as received; `nil` when there was none.
         public var expires: String?
+        /// The response's `Vary` header as received; `nil` when there was none (see ``matches(requestHeaders:)``).
+        public var vary: String?
+        /// The request's values of the headers ``vary`` names (names lowercased; a header the request did not
+        /// send is absent); `nil` when there is no ``vary``.
+        public var varyingRequestHeaders: [String: String]?
 
         /// Creates metadata; every argument but `storedAt` defaults to `nil`.
         public init(
@@ -86,6 +91,14 @@ extension DiskCache {
         public var mayServeStale: Bool {
             let directives = HTTPCacheControl(cacheControl)
             return !directives.noCache && !directives.mustRevalidate
+        }
+
+        /// Whether the stored response may answer at `now` without asking the origin: when it is fresh, or, for a
+        /// caller that may not load (`offline`: ``ImageRequest/Options/returnCacheDataDontLoad``, a disconnected
+        /// cache), when it is stale and ``mayServeStale``. A stale `must-revalidate` or `no-cache` response is
+        /// never used without validation, offline included (RFC 9111 §4.2.4, §5.2.2.2, §5.2.2.4).
+        public func mayAnswer(now: Date, offline: Bool) -> Bool {
+            isFresh(now: now) || (offline && mayServeStale)
         }
     }
 }

@@ -8,8 +8,8 @@ extension ImagePipeline {
 
     /// The image job's answer from an encoded image in the disk cache, or `nil` (then the job loads and decodes).
     ///
-    /// The entry must be fresh (it carries the original's HTTP freshness), or the request offline
-    /// (``ImageRequest/Options/returnCacheDataDontLoad``, which takes a stale entry as it is). The small stored
+    /// The entry must answer without the origin (``DiskCache/Metadata/mayAnswer(now:offline:)``: fresh, or stale
+    /// offline unless it must be revalidated; it carries the original's HTTP freshness). The small stored
     /// image is decoded at full size; that is a ``PipelineMetrics/thumbnailDiskHits``, not a
     /// ``PipelineMetrics/decodes``. An entry that does not parse or decode is removed and reads as a miss.
     func encodedImageHit(for request: ImageRequest, key: ImageJobKey) async throws -> LoadedImage? {
@@ -17,7 +17,8 @@ extension ImagePipeline {
         else { return nil }
         let diskKey = EncodedImageEntry.diskKey(for: key.image)
         guard let entry = await disk.entry(for: diskKey),
-            entry.metadata.isFresh(now: Date()) || !key.data.loadsFromSource
+            entry.metadata.mayAnswer(now: Date(), offline: !key.data.loadsFromSource),
+            entry.metadata.matches(requestHeaders: request.headers)
         else { return nil }
         try Task.checkCancellation()
         guard let stored = EncodedImageEntry(decoding: entry.data) else {

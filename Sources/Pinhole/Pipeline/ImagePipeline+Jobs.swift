@@ -83,7 +83,9 @@ extension ImagePipeline {
         }
         await storeEncodedImage(result, for: request, key: key, from: loaded)
         if key.writesMemoryCache {
-            storeInMemory(result, for: key.image)
+            // A reload's bytes are newer than every other size made before it.
+            let reloaded = request.options.contains(.reloadIgnoringCachedData) && loaded.source == .network
+            storeInMemory(result, for: key.image, replacingOlderVariants: reloaded)
         }
         return LoadedImage(decoded: result, source: loaded.source)
     }
@@ -100,8 +102,10 @@ extension ImagePipeline {
         var cached: DiskCache.Entry?
         if let disk, key.readsDiskCache {
             cached = await disk.entry(for: key.sourceKey)
-            // Offline (returnCacheDataDontLoad) takes a stale entry as it is.
-            if let cached, cached.metadata.isFresh(now: Date()) || !key.loadsFromSource {
+            // RFC 9111 §4.1: a response stored for other values of the headers its Vary names does not answer.
+            if let entry = cached, !entry.metadata.matches(requestHeaders: request.headers) { cached = nil }
+            // Offline (returnCacheDataDontLoad) takes a stale entry unless it must be revalidated first.
+            if let cached, cached.metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource) {
                 recorder.record { $0.diskHits += 1 }
                 return LoadedData(
                     data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata)
@@ -139,7 +143,9 @@ extension ImagePipeline {
                 defaultFreshness: configuration.diskCacheDefaultFreshness)
             var refreshedMetadata: DiskCache.Metadata?
             switch verdict {
-            case .store(let refreshed):
+            case .store(let updated):
+                let refreshed = updated.varying(
+                    response.headers["vary"] ?? cached.metadata.vary, requestHeaders: request.headers)
                 await disk.updateMetadata(refreshed, for: key.sourceKey)
                 refreshedMetadata = refreshed
             case .doNotStore: await disk.removeEntry(for: key.sourceKey)
@@ -156,7 +162,8 @@ extension ImagePipeline {
         if let disk, key.writesDiskCache {
             let freshness = configuration.diskCacheDefaultFreshness
             switch DiskCacheFreshness.decision(for: response, defaultFreshness: freshness) {
-            case .store(let metadata): pendingDiskEntry = metadata
+            case .store(let metadata):
+                pendingDiskEntry = metadata.varying(response.headers["vary"], requestHeaders: request.headers)
             // The response replaces what was stored, and may not be stored itself: the old entry goes.
             case .doNotStore: await disk.removeEntry(for: key.sourceKey)
             }

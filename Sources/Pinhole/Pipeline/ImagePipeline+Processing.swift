@@ -11,11 +11,23 @@ extension ImagePipeline {
     }
 
     /// Stores a processed image in the memory cache and notes its size for the size-aware lookup.
-    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey) {
+    ///
+    /// With `replacingOlderVariants` (the image was made from bytes a reload fetched), every other size of the
+    /// same source and processors is removed first: those were made from the older bytes, and neither an exact
+    /// hit nor the size-aware lookup may answer with them after the reload.
+    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey, replacingOlderVariants: Bool = false) {
         guard let memoryCache = configuration.memoryCache else { return }
-        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
         let group = Self.variantGroup(key)
         var known = memoryVariants[group] ?? []
+        if replacingOlderVariants {
+            for thumbnail in known where thumbnail != key.thumbnail {
+                _ = memoryCache.removeValue(
+                    for: ImageKey(sourceKey: key.sourceKey, thumbnail: thumbnail, processing: key.processing))
+            }
+            known = known.filter { $0 == key.thumbnail }
+            memoryVariants.insert(known, for: group, cost: 0)
+        }
+        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
         if !known.contains(key.thumbnail) {
             known.append(key.thumbnail)
             memoryVariants.insert(known, for: group, cost: 0)
@@ -83,7 +95,9 @@ extension ImagePipeline {
             guard fitsInside(target.resized) else { return nil }
             return ThumbnailOptions.Layout(resized: target.resized, output: target.resized, crop: nil)
         case .fill:
-            let sameAspect = candidate.size.width * asked.size.height == candidate.size.height * asked.size.width
+            // Exact, for any sides (a product of two sides can overflow Int).
+            let sameAspect = candidate.size.width.multipliedFullWidth(by: asked.size.height)
+                == candidate.size.height.multipliedFullWidth(by: asked.size.width)
             guard sameAspect, fitsInside(target.output) else { return nil }
             return ThumbnailOptions.Layout(resized: target.output, output: target.output, crop: nil)
         }

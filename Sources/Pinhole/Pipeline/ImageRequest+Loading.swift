@@ -2,8 +2,7 @@ public import Foundation
 
 extension ImageRequest {
     /// The header names that identify a user, compared case-insensitively: `authorization`, `cookie` and
-    /// `proxy-authorization`. Their names and values join ``sourceKey`` as a 128-bit hash (never in clear), so the
-    /// memory and disk caches keep one user's images apart from another's and from anonymous requests.
+    /// `proxy-authorization`. Like every request header they join ``sourceKey`` only hashed (never in clear).
     public static let privateHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// A request for bytes already in hand (a database blob, a download made elsewhere): nothing is loaded, and
@@ -32,16 +31,16 @@ extension ImageRequest {
     /// The scheme of the placeholder URL of a request made from bytes in hand.
     static let inlineDataScheme = "pinhole-data"
 
-    /// The source key: the override or the URL without its fragment, then the private headers' hash if any.
+    /// The source key: the override or the URL without its fragment, then a hash of every request header.
+    ///
+    /// Every header joins, not only the private ones: a server may answer per `X-Api-Key`, or with
+    /// `Vary: Accept` or `Vary: X-User`, and the memory cache is read before any response is seen, so only a key
+    /// that holds every header keeps one user's (or one format's) image from another request.
     static func sourceKey(_ override: String?, url: URL, headers: [String: String]) -> String {
         let base = override ?? defaultSourceKey(for: url)
-        let privateHeaders = headers
-            .map { (name: $0.key.lowercased(), value: $0.value) }
-            .filter { privateHeaderNames.contains($0.name) }
-            .sorted { $0.name < $1.name }
-        guard !privateHeaders.isEmpty else { return base }
-        let text = privateHeaders.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-        return base + "#private=" + DiskCacheChecksum.fileName(forKey: text)
+        guard !headers.isEmpty else { return base }
+        let text = headers.map { "\($0.key.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
+        return base + "#headers=" + DiskCacheChecksum.fileName(forKey: text)
     }
 
     /// Whether the original bytes may live in the disk cache: not for files, `data:` URLs or bytes in hand.

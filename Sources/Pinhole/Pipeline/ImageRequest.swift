@@ -5,7 +5,7 @@ public import Foundation
 /// The URL is `http`, `https`, `file`, `data`, or a scheme with a loader in
 /// ``ImagePipeline/Configuration/dataLoaders``; or the bytes are in hand (``data``). Two keys are derived:
 /// - ``sourceKey`` names the original bytes (download, disk cache): the URL (or override) and a hash of the
-///   private headers (``privateHeaderNames``);
+///   request's headers;
 /// - ``imageKey`` names the processed image (memory cache, encoded disk copy): source key + thumbnail (box and
 ///   content mode) + the processors' identifiers.
 ///
@@ -62,8 +62,9 @@ public struct ImageRequest: Sendable, Hashable {
         public static let disableDiskCacheReads = Options(rawValue: 1 << 4)
         /// Do not write the disk cache (still reads it). Part of the identity.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
-        /// Offline: answer from the memory or disk cache only (a stale disk entry is used as it is), never load
-        /// from the source; a miss fails with ``PinholeError/Code/notCached``. Part of the identity.
+        /// Offline: answer from the memory or disk cache only, never load from the source; a stale disk entry is
+        /// used unless it says `must-revalidate` or `no-cache` (``DiskCache/Metadata/mayAnswer(now:offline:)``).
+        /// A miss fails with ``PinholeError/Code/notCached``. Part of the identity.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 6)
         /// Emit low-resolution previews of a progressive JPEG while it downloads (``ImageTask/events``), each time
         /// another scan has arrived; previews are never cached as the final image. Not part of the identity: a
@@ -89,8 +90,8 @@ public struct ImageRequest: Sendable, Hashable {
         didSet { processing = ImageProcessors.identifier(of: processors) }
     }
     /// HTTP headers for this request only (for example `Authorization`), sent after the loader's own; a
-    /// same-named header here wins. Headers that identify a user (``privateHeaderNames``) join ``sourceKey``
-    /// hashed, so the caches never give one user's image to another request. Empty by default.
+    /// same-named header here wins. Every header joins ``sourceKey`` hashed, so the caches never give one user's
+    /// (or one `Accept`'s) image to a request with other headers. Empty by default.
     public var headers: [String: String] {
         didSet { sourceKey = Self.sourceKey(sourceKeyOverride, url: url, headers: headers) }
     }
@@ -101,8 +102,8 @@ public struct ImageRequest: Sendable, Hashable {
     public let data: Data?
     private let sourceKeyOverride: String?
     /// The key of the original bytes: the override if one was given, else the URL's absolute string with the
-    /// query kept and the fragment removed; followed by `#private=` and a 128-bit hash of the private headers
-    /// when there are any. Computed once (URL → string is costly on Linux), on the hit path.
+    /// query kept and the fragment removed; followed by `#headers=` and a 128-bit hash of the headers when
+    /// there are any. Computed once (URL → string is costly on Linux), on the hit path.
     public private(set) var sourceKey: String
     /// ``ImageProcessors/identifier(of:)`` of ``processors`` (`""` for none), computed once for the hit path.
     public private(set) var processing: String

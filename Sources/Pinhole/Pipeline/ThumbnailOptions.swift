@@ -128,8 +128,11 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Width × height.
-    public var pixelCount: Int { width * height }
+    /// Width × height; `Int.max` when the product does not fit (sides up to 2^62 are valid).
+    public var pixelCount: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
 
     public var description: String { "\(width)×\(height)" }
 }
