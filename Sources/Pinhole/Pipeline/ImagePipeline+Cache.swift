@@ -4,8 +4,8 @@ extension ImagePipeline {
     /// Looks up, stores and removes one request's entries in the pipeline's caches: its processed image (memory
     /// cache, and the encoded copy on disk) and its source's original bytes (disk cache).
     ///
-    /// Keys are the request's own (``ImageRequest/imageKey`` and ``ImageRequest/sourceKey``, private headers
-    /// included), so what is stored here is what ``ImagePipeline/image(for:)`` finds. Safe from any isolation;
+    /// Keys are the request's own (``ImageRequest/imageKey`` and ``ImageRequest/sourceKey``, the request's
+    /// headers included), so what is stored here is what ``ImagePipeline/image(for:)`` finds. Safe from any isolation;
     /// disk work runs on the disk cache's I/O pool.
     public var cache: Cache { Cache(pipeline: self) }
 

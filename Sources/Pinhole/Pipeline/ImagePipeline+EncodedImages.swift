@@ -27,8 +27,10 @@ extension ImagePipeline {
         }
         let decoded: DecodedImage
         do {
-            decoded = try await configuration.decoder.decode(
-                stored.image, options: DecodingOptions(maxPixelCount: configuration.maxPixelCount))
+            // Under the CPU limit like every decode, at the request's priority.
+            decoded = try await decodeUnderLimit(
+                stored.image, options: DecodingOptions(maxPixelCount: configuration.maxPixelCount),
+                priority: { request.priority }, countsAsDecode: false)
         } catch let error as PinholeError {
             configuration.onDiagnostic?("disk cache: dropped an encoded image that does not decode: \(error)")
             await disk.removeEntry(for: diskKey)

@@ -43,36 +43,22 @@ extension ImagePipeline {
         context.observePriority { [dataJobs] in
             dataJobs.updatePriority(dataKey, subscriber: dataSubscriber, from: { context.priority })
         }
-        let loaded = try await dataJobs.value(for: dataKey, subscriber: dataSubscriber, priority: { context.priority }) {
+        var loaded = try await dataJobs.value(for: dataKey, subscriber: dataSubscriber, priority: { context.priority }) {
             [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext)
         }
         try Task.checkCancellation()
 
-        let token = UniqueID.next()
-        context.observePriority { [processingQueue] in
-            processingQueue.updatePriority(token, from: { context.priority })
-        }
-        let options = DecodingOptions(
-            thumbnail: request.thumbnail,
-            maxPixelCount: configuration.maxPixelCount,
-            maxFrameCount: configuration.maxFrameCount,
-            untrustedFormats: configuration.sourcePolicy.isUntrusted ? configuration.untrustedFormats : nil
-        )
-        let decoded = try await processingQueue.run(token: token, priority: { context.priority }) {
+        let decoded: DecodedImage
+        do {
+            decoded = try await decodeUnderLimit(loaded.data, for: request, context: context)
+        } catch let error as PinholeError where loaded.source == .diskCache && Self.meansUndecodable(error) {
+            // A stored entry that does not decode is removed, never served again, and fetched anew once.
+            configuration.onDiagnostic?("disk cache: removed \(dataKey.sourceKey), which does not decode: \(error)")
+            await diskCacheSlot.cache()?.removeEntry(for: dataKey.sourceKey)
+            guard dataKey.loadsFromSource else { throw error }
+            loaded = try await runDataJob(request, key: dataKey.withoutDiskReads, context: context)
             try Task.checkCancellation()
-            let start = ContinuousClock.now
-            do {
-                let decoded = try await configuration.decoder.decode(loaded.data, options: options)
-                let elapsed = ContinuousClock.now - start
-                recorder.record {
-                    $0.decodes += 1
-                    $0.decodeSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                }
-                return decoded
-            } catch {
-                if !(error is CancellationError) { recorder.record { $0.decodeFailures += 1 } }
-                throw error
-            }
+            decoded = try await decodeUnderLimit(loaded.data, for: request, context: context)
         }
         let result = try await processed(decoded, for: request)
         // Only bytes that decoded are worth keeping: a truncated or bogus body never reaches the disk cache.
