@@ -141,6 +141,28 @@ struct HTTPDataLoaderTests {
         #expect(response.headers["content-type"] == "image/jpeg")
     }
 
+    @Test func eachRedirectIsReportedWithItsURLStatusAndCacheHeaders() async throws {
+        // Given /a → 301 (cacheable for an hour) → /b → 302 (with an Expires) → /c.jpg
+        let server = try PinholeTestServer()
+        var first = Route.redirect(to: "/b", status: 301)
+        first.headers["cache-control"] = "max-age=3600"
+        var second = Route.redirect(to: "/c.jpg", status: 302)
+        second.headers["expires"] = "Thu, 01 Dec 2094 16:00:00 GMT"
+        server.route("/a", first)
+        server.route("/b", second)
+        server.route("/c.jpg", .image(try await Fixture.input("orient-1.jpg")))
+        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
+        // When it loads /a
+        let response = try await loader.loadData(for: DataRequest(url: server.url("/a")))
+        // Then both redirects are reported in order, each with the URL it answered and its own headers
+        #expect(response.url == server.url("/c.jpg"))
+        #expect(response.redirects.map(\.url) == [server.url("/a"), server.url("/b")])
+        #expect(response.redirects.map(\.statusCode) == [301, 302])
+        #expect(response.redirects.first?.headers["cache-control"] == "max-age=3600")
+        #expect(response.redirects.last?.headers["expires"] == "Thu, 01 Dec 2094 16:00:00 GMT")
+        #expect(response.redirects.last?.headers["location"] == "/c.jpg")
+    }
+
     @Test func aGzipEncodedBodyArrivesDecoded() async throws {
         let server = try PinholeTestServer()
         let original = try await Fixture.input("orient-1.jpg")

@@ -23,6 +23,10 @@ import Foundation
 ///   ``PinholeError/Code/timeout``.
 /// - Redirects: `http` and `https` only (also for the first URL), followed up to
 ///   ``Configuration/maxRedirects``; a longer chain or a loop fails with ``PinholeError/Code/tooManyRedirects``.
+///   Every header goes to hops on the request's origin (scheme, host and port); once a hop leaves it, only
+///   `Accept`, `Accept-Language`, `Cache-Control`, `If-Modified-Since`, `If-None-Match`, `Pragma` and
+///   `User-Agent` are sent (`Authorization`, `Cookie` and custom headers are not). Each redirect is reported in
+///   ``DataResponse/redirects``.
 /// - Addresses: ``Configuration/connectionPolicy`` sees every address before a socket is opened to it.
 /// - Failures of the transport (refused, reset, DNS, TLS…) are ``PinholeError/Code/networkFailure`` with a
 ///   `URLError` as ``PinholeError/underlying`` (its message is libcurl's).
