@@ -163,6 +163,27 @@ struct HTTPDataLoaderTests {
         #expect(response.redirects.last?.headers["location"] == "/c.jpg")
     }
 
+    @Test func aBodyCutShortByAClosedConnectionIsTruncatedAndAResetIsANetworkFailure() async throws {
+        // Given a body whose connection closes (FIN) after 1000 of its bytes, and one reset (RST) there
+        let server = try PinholeTestServer()
+        let image = try await Fixture.input("slow-noise.jpg")
+        let jpeg = ["content-type": "image/jpeg"]
+        server.route("/cut.jpg", Route(headers: jpeg, body: image, behavior: .truncate(afterBytes: 1000)))
+        server.route("/reset.jpg", Route(headers: jpeg, body: image, behavior: .reset(afterBytes: 1000)))
+        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
+        // When each loads
+        let cut = await #expect(throws: PinholeError.self) {
+            try await loader.loadData(for: DataRequest(url: server.url("/cut.jpg")))
+        }
+        let reset = await #expect(throws: PinholeError.self) {
+            try await loader.loadData(for: DataRequest(url: server.url("/reset.jpg")))
+        }
+        // Then the short body is truncated (as Code.truncated documents), the reset a transport failure
+        #expect(cut?.code == .truncated, "\(String(describing: cut))")
+        #expect((cut?.underlying as? URLError)?.code == .networkConnectionLost)
+        #expect(reset?.code == .networkFailure, "\(String(describing: reset))")
+    }
+
     @Test func aGzipEncodedBodyArrivesDecoded() async throws {
         let server = try PinholeTestServer()
         let original = try await Fixture.input("orient-1.jpg")

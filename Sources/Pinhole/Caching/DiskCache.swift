@@ -26,8 +26,8 @@ import Synchronization
 /// - a fresh entry answers without asking the server; a stale one is revalidated, its `ETag` sent back verbatim
 ///   (weak `W/"…"` included) as `If-None-Match` and its `Last-Modified` as `If-Modified-Since`; a `304` updates
 ///   the stored headers and the freshness; a `200` replaces the entry;
-/// - when revalidation cannot reach the origin (transport failure, timeout, `5xx`), a stale entry answers
-///   instead, unless it said `no-cache` or `must-revalidate`;
+/// - when revalidation cannot reach the origin (transport failure, a body cut short, timeout, `5xx`), a stale
+///   entry answers instead, unless it said `no-cache` or `must-revalidate`;
 /// - requests with `reloadIgnoringCachedData` do not read it (they still store); with `disableDiskCache` they
 ///   neither read nor write it (see ``ImageRequest`` for how these split shared work).
 ///

@@ -29,7 +29,8 @@ import Foundation
 ///   ``DataResponse/redirects``.
 /// - Addresses: ``Configuration/connectionPolicy`` sees every address before a socket is opened to it.
 /// - Failures of the transport (refused, reset, DNS, TLS…) are ``PinholeError/Code/networkFailure`` with a
-///   `URLError` as ``PinholeError/underlying`` (its message is libcurl's).
+///   `URLError` as ``PinholeError/underlying`` (its message is libcurl's). A body cut short (the connection
+///   closed before `Content-Length` bytes or the last chunk arrived) is ``PinholeError/Code/truncated``.
 /// - Cancellation: cancelling the calling task answers it at once with `CancellationError` (never a
 ///   `URLError`), and the loader's thread removes the transfer from libcurl right after, whatever the
 ///   transfer was doing (connecting, between redirects, receiving): the connection closes, so the server sees
