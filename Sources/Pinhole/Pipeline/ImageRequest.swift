@@ -90,7 +90,8 @@ public struct ImageRequest: Sendable, Hashable {
     }
     /// HTTP headers for this request only (for example `Authorization`), sent after the loader's own; a
     /// same-named header here wins. Headers that identify a user (``privateHeaderNames``) join ``sourceKey``
-    /// hashed, so the caches never give one user's image to another request. Empty by default.
+    /// hashed, so the caches never give one user's image to another request. After a redirect to another origin
+    /// only harmless ones (`Accept`, `User-Agent`, validators…) are sent (``DataRequest/headers``). Empty by default.
     public var headers: [String: String] {
         didSet { sourceKey = Self.sourceKey(sourceKeyOverride, url: url, headers: headers) }
     }
