@@ -170,6 +170,20 @@ struct HTTPCacheRuleTests {
         }
     }
 
+    @Test func aStaleEntryStandsInWhenTheNewBodyIsCutShort() async throws {
+        // Given a stale entry, and a server that now sends a changed image whose connection closes mid-body
+        let harness = try await servedAndLoaded(["cache-control": "max-age=0"])
+        harness.server.route("/img.jpg", Route(headers: ["content-type": "image/jpeg"],
+                                               body: try await Fixture.input("orient-2.jpg"), etag: "v2",
+                                               behavior: .truncate(afterBytes: 500)))
+        // When it is used again
+        let served = try await loadAgain(harness)
+        // Then the stale copy answers: a body cut short is an origin that could not be reached (RFC 9111 §4.2.4)
+        #expect(served.source == .diskCache)
+        #expect(harness.pipeline.metrics.staleHits == 1)
+        #expect(requests(harness) == 2)
+    }
+
     @Test(arguments: [(10 * 86_400.0, 86_400.0), (1000 * 86_400.0, 7 * 86_400.0)])
     func withoutExplicitFreshnessTenPercentOfTheTimeSinceLastModifiedIsUsedUpToTheDefault(
         age: Double, expected: Double

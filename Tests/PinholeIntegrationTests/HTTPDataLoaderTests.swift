@@ -141,6 +141,49 @@ struct HTTPDataLoaderTests {
         #expect(response.headers["content-type"] == "image/jpeg")
     }
 
+    @Test func eachRedirectIsReportedWithItsURLStatusAndCacheHeaders() async throws {
+        // Given /a → 301 (cacheable for an hour) → /b → 302 (with an Expires) → /c.jpg
+        let server = try PinholeTestServer()
+        var first = Route.redirect(to: "/b", status: 301)
+        first.headers["cache-control"] = "max-age=3600"
+        var second = Route.redirect(to: "/c.jpg", status: 302)
+        second.headers["expires"] = "Thu, 01 Dec 2094 16:00:00 GMT"
+        server.route("/a", first)
+        server.route("/b", second)
+        server.route("/c.jpg", .image(try await Fixture.input("orient-1.jpg")))
+        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
+        // When it loads /a
+        let response = try await loader.loadData(for: DataRequest(url: server.url("/a")))
+        // Then both redirects are reported in order, each with the URL it answered and its own headers
+        #expect(response.url == server.url("/c.jpg"))
+        #expect(response.redirects.map(\.url) == [server.url("/a"), server.url("/b")])
+        #expect(response.redirects.map(\.statusCode) == [301, 302])
+        #expect(response.redirects.first?.headers["cache-control"] == "max-age=3600")
+        #expect(response.redirects.last?.headers["expires"] == "Thu, 01 Dec 2094 16:00:00 GMT")
+        #expect(response.redirects.last?.headers["location"] == "/c.jpg")
+    }
+
+    @Test func aBodyCutShortByAClosedConnectionIsTruncatedAndAResetIsANetworkFailure() async throws {
+        // Given a body whose connection closes (FIN) after 1000 of its bytes, and one reset (RST) there
+        let server = try PinholeTestServer()
+        let image = try await Fixture.input("slow-noise.jpg")
+        let jpeg = ["content-type": "image/jpeg"]
+        server.route("/cut.jpg", Route(headers: jpeg, body: image, behavior: .truncate(afterBytes: 1000)))
+        server.route("/reset.jpg", Route(headers: jpeg, body: image, behavior: .reset(afterBytes: 1000)))
+        let loader = HTTPDataLoader(configuration: Harness.fastLoader())
+        // When each loads
+        let cut = await #expect(throws: PinholeError.self) {
+            try await loader.loadData(for: DataRequest(url: server.url("/cut.jpg")))
+        }
+        let reset = await #expect(throws: PinholeError.self) {
+            try await loader.loadData(for: DataRequest(url: server.url("/reset.jpg")))
+        }
+        // Then the short body is truncated (as Code.truncated documents), the reset a transport failure
+        #expect(cut?.code == .truncated, "\(String(describing: cut))")
+        #expect((cut?.underlying as? URLError)?.code == .networkConnectionLost)
+        #expect(reset?.code == .networkFailure, "\(String(describing: reset))")
+    }
+
     @Test func aGzipEncodedBodyArrivesDecoded() async throws {
         let server = try PinholeTestServer()
         let original = try await Fixture.input("orient-1.jpg")

@@ -24,7 +24,7 @@ struct NetworkFaultTests {
         Fault(name: "stall mid-body", kind: "timeout", route: { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .stall(afterBytes: 1000)) },
               takesAtLeast: .seconds(1)),
         Fault(name: "reset mid-body", kind: "network_failure") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .reset(afterBytes: 1000)) },
-        Fault(name: "truncated connection", kind: "network_failure") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .truncate(afterBytes: 1000)) },
+        Fault(name: "truncated connection", kind: "truncated") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .truncate(afterBytes: 1000)) },
         Fault(name: "500", kind: "http_status") { _ in Route(status: 500, body: Data("oops".utf8)) },
         Fault(name: "503", kind: "http_status") { _ in Route(status: 503, body: Data("busy".utf8)) },
         Fault(name: "HTML as image/jpeg", kind: "not_an_image") { _ in .html("<!DOCTYPE html><html><body>" + String(repeating: "x", count: 200) + "</body></html>") },

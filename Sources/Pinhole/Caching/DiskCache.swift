@@ -21,12 +21,13 @@ import Synchronization
 ///   0); `Expires − Date` (an `Expires` that is not a valid HTTP date, such as `0` or `-1`, means already expired);
 ///   otherwise 10 % of the time since `Last-Modified`, at most
 ///   ``ImagePipeline/Configuration/diskCacheDefaultFreshness``; otherwise that default (7 days). The response's
-///   `Age` (or its apparent age from `Date`) is subtracted;
+///   `Age` (or its apparent age from `Date`) is subtracted; after redirects, each redirect limits it too (a
+///   `302`, `303` or `307` without explicit freshness to 0, a redirect with `no-store` means not stored);
 /// - a fresh entry answers without asking the server; a stale one is revalidated, its `ETag` sent back verbatim
 ///   (weak `W/"…"` included) as `If-None-Match` and its `Last-Modified` as `If-Modified-Since`; a `304` updates
 ///   the stored headers and the freshness; a `200` replaces the entry;
-/// - when revalidation cannot reach the origin (transport failure, timeout, `5xx`), a stale entry answers
-///   instead, unless it said `no-cache` or `must-revalidate`;
+/// - when revalidation cannot reach the origin (transport failure, a body cut short, timeout, `5xx`), a stale
+///   entry answers instead, unless it said `no-cache` or `must-revalidate`;
 /// - requests with `reloadIgnoringCachedData` do not read it (they still store); with `disableDiskCache` they
 ///   neither read nor write it (see ``ImageRequest`` for how these split shared work).
 ///

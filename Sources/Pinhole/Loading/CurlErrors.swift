@@ -3,8 +3,9 @@ import Foundation
 
 /// libcurl's result codes in Pinhole's terms (https://curl.se/libcurl/c/libcurl-errors.html).
 ///
-/// A code that a Pinhole limit maps to gets that limit's ``PinholeError/Code``; every other failure of the
-/// transport is ``PinholeError/Code/networkFailure`` with a `URLError` underneath (the nearest `URLError.Code`,
+/// A code that a Pinhole limit maps to gets that limit's ``PinholeError/Code`` (a timeout, too many redirects, too
+/// many bytes), a body cut short is ``PinholeError/Code/truncated``, and every other failure of the transport is
+/// ``PinholeError/Code/networkFailure``; each with a `URLError` underneath (the nearest `URLError.Code`,
 /// libcurl's message as its description), as URLSession gave before.
 enum CurlErrors {
     /// The error for a transfer of `url` that libcurl ended with `code`; `message` is its error buffer.
@@ -19,6 +20,10 @@ enum CurlErrors {
             return PinholeError(.tooManyRedirects, "too many redirects from \(url) (\(detail))", underlying: underlying)
         case CURLE_FILESIZE_EXCEEDED:
             return PinholeError(.dataTooLarge, "\(url): \(detail)", underlying: underlying)
+        case CURLE_PARTIAL_FILE:
+            // The connection closed before the body was complete: fewer bytes than `Content-Length`, or a chunked
+            // body without its last chunk. A reset mid-body is a transport failure (CURLE_RECV_ERROR) instead.
+            return PinholeError(.truncated, "\(url): the body ends early (\(detail))", underlying: underlying)
         default:
             return PinholeError(
                 .networkFailure, "\(url): \(detail) (curl error \(code.rawValue))", underlying: underlying)

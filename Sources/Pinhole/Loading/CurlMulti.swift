@@ -7,7 +7,8 @@ import Foundation
 /// Callers hand transfers over with ``add(_:)`` and take them back with ``remove(_:)`` (from any thread): both
 /// queue a command under a lock and wake the thread with `curl_multi_wakeup`, the one multi call libcurl allows
 /// from another thread. The thread alone calls everything else (https://curl.se/libcurl/c/threadsafe.html):
-/// it applies the commands, runs `curl_multi_perform`, answers finished transfers, and sleeps in
+/// it applies the commands, runs `curl_multi_perform`, answers finished transfers (or starts their next redirect
+/// hop on the same easy handle: out of the multi, pointed at the target, added again), and sleeps in
 /// `curl_multi_poll` until a socket, a libcurl timer or a command wakes it.
 ///
 /// Cancellation at any instant: a caller's cancel first ends its ``HTTPTransfer`` (so it is answered at once),
@@ -130,13 +131,33 @@ final class CurlMulti: Sendable {
             var stillRunning: Int32 = 0
             curl_multi_perform(multi, &stillRunning)
             var left: Int32 = 0
+            var hops: [(CurlTransfer, URL)] = []
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                    let id = byEasy[easy]
+                    let id = byEasy[easy], let current = running[id]
                 else { continue }
                 let code = message.pointee.data.result  // read before the removal invalidates the message
-                guard let done = detach(id) else { continue }
-                done.transfer.finish(done.outcome(code))
+                switch current.step(after: code) {
+                case .finish(let result):
+                    guard let done = detach(id) else { continue }
+                    done.transfer.finish(result)
+                    released += 1
+                case .follow(let next):
+                    // Out of the multi to be pointed at the next hop; added again below, after this loop.
+                    curl_multi_remove_handle(multi, easy)
+                    hops.append((current, next))
+                }
+            }
+            for (current, next) in hops {
+                current.beginHop(to: next)
+                // A caller that left meanwhile is not followed further (its removal command then finds nothing).
+                if !current.transfer.isFinished {
+                    let code = curl_multi_add_handle(multi, current.easy)
+                    if code == CURLM_OK { continue }
+                    let reason = String(cString: curl_multi_strerror(code))
+                    current.transfer.finish(.failure(PinholeError(.networkFailure, "\(current.url): \(reason)")))
+                }
+                _ = detach(ObjectIdentifier(current.transfer))
                 released += 1
             }
             release(released)

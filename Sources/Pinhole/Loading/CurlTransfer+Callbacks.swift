@@ -6,7 +6,8 @@ import Foundation
 /// thread inside `curl_multi_perform`. A callback that must stop the transfer records why in
 /// ``CurlTransfer/failure`` and returns an error value, which makes libcurl end the transfer at once.
 extension CurlTransfer {
-    /// `CURLOPT_HEADERFUNCTION`: one complete header line per call, for every response of the transfer.
+    /// `CURLOPT_HEADERFUNCTION`: one complete header line per call, for every response of the hop (interim
+    /// `1xx` heads, then the redirect or final head, then trailers).
     static let headerCallback: curl_write_callback = { buffer, size, count, userdata in
         let length = size * count
         guard let buffer, let userdata else { return 0 }
@@ -25,7 +26,7 @@ extension CurlTransfer {
     }
 
     /// `CURLOPT_OPENSOCKETFUNCTION` (set only with a connection policy): the address libcurl is about to
-    /// connect to, for the first URL, each redirect and each address of a host it tries.
+    /// connect to, for the first URL, each redirect hop and each address of a host it tries.
     static let openSocketCallback: curl_opensocket_callback = { clientp, _, address in
         guard let clientp, let address else { return CURL_SOCKET_BAD }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(clientp).takeUnretainedValue()
@@ -34,7 +35,12 @@ extension CurlTransfer {
 
     /// Returns `false` to stop the transfer.
     private func receiveHeaderLine(_ line: String) -> Bool {
-        guard head.consume(line) == .final else { return true }
+        let kind = head.consume(line)
+        if kind == .redirect {
+            redirectHead = head  // its body is not delivered; the hop's end decides where to go next
+            return true
+        }
+        guard kind == .final else { return true }
         let status = head.status
         if status != 304 && !(200...299).contains(status) {
             return stop(PinholeError(.httpStatus, "HTTP \(status) for \(url)", httpStatusCode: status))
@@ -93,7 +99,7 @@ extension CurlTransfer {
     }
 
     /// The URL libcurl is fetching now (the latest redirect target), or the request's.
-    private var currentURL: URL {
+    var currentURL: URL {
         var effective: UnsafePointer<CChar>?
         CPinholeCurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         return effective.flatMap { URL(string: String(cString: $0)) } ?? transfer.request.url

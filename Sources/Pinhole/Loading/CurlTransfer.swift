@@ -30,6 +30,17 @@ final class CurlTransfer {
     var refusal: (any Error)?
     var progress = ProgressThrottle()
 
+    // Redirect state (``CurlTransfer+Redirects.swift``): libcurl does not follow redirects itself
+    // (`CURLOPT_FOLLOWLOCATION` is off); the loader's thread starts each hop on this handle.
+    /// The head of the redirect the hop answered with, once complete.
+    var redirectHead: HTTPResponseHead?
+    /// The redirects followed so far, in order.
+    var redirects: [DataResponse.Redirect] = []
+    /// Whether every hop so far stayed on the request's origin: until one leaves it, every header is sent.
+    var staysOnOrigin = true
+    /// When the first hop started: the deadline covers the whole chain.
+    let startedAt = ContinuousClock.now
+
     /// Creates the easy handle and sets every option; `nil` when libcurl cannot allocate one.
     init?(_ transfer: HTTPTransfer) {
         guard let easy = curl_easy_init() else { return nil }
@@ -57,9 +68,9 @@ final class CurlTransfer {
         // Signals cannot be used with threads (libcurl's DNS timeouts would raise SIGALRM otherwise).
         setLong(CURLOPT_NOSIGNAL, 1)
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
-        setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        setLong(CURLOPT_FOLLOWLOCATION, 1)
-        setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
+        // Redirects are followed hop by hop by the loader's thread (``CurlTransfer+Redirects.swift``), which
+        // decides per hop which headers go with it; libcurl would send every custom header to any origin.
+        setLong(CURLOPT_FOLLOWLOCATION, 0)
         CPinholeCurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
         setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
         setLong(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
@@ -67,22 +78,11 @@ final class CurlTransfer {
         setLong(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds)
         // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd), decoded before the write callback.
         setString(CURLOPT_ACCEPT_ENCODING, "")
-        if options.url.lowercased().hasPrefix("https:") {
-            // HTTP/2 when the server offers it (ALPN), and then one multiplexed connection: a transfer waits for
-            // the first connection to a host to say whether it multiplexes rather than open another one.
-            setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-            setLong(CURLOPT_PIPEWAIT, 1)
-        } else {
-            // Plain http is HTTP/1.1 (no h2c upgrade): with nothing to multiplex, PIPEWAIT would only make every
-            // transfer to a host whose connections have all closed wait for one whole response first (measured:
-            // +180 ms per image in `pinhole bench scroll --refresh`, where cancellations close connections).
-            setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
-        }
+        setHTTPVersion(for: options.url)
         setLong(CURLOPT_SSL_VERIFYPEER, 1)
         setLong(CURLOPT_SSL_VERIFYHOST, 2)
         CPinholeCurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        for line in options.headerLines { headerList = curl_slist_append(headerList, line) }
-        CPinholeCurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
+        setHeaderLines(options.headerLines)
         if !options.resolveOverrides.isEmpty {
             for entry in options.resolveOverrides { resolveList = curl_slist_append(resolveList, entry) }
             CPinholeCurl_easy_setopt_pointer(easy, CURLOPT_RESOLVE, resolveList)
@@ -99,29 +99,75 @@ final class CurlTransfer {
         }
     }
 
-    private func setLong(_ option: CURLoption, _ value: Int) {
+    /// The HTTP version and connection sharing for a hop to `url`.
+    func setHTTPVersion(for url: String) {
+        if url.lowercased().hasPrefix("https:") {
+            // HTTP/2 when the server offers it (ALPN), and then one multiplexed connection: a transfer waits for
+            // the first connection to a host to say whether it multiplexes rather than open another one.
+            setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+            setLong(CURLOPT_PIPEWAIT, 1)
+        } else {
+            // Plain http is HTTP/1.1 (no h2c upgrade): with nothing to multiplex, PIPEWAIT would only make every
+            // transfer to a host whose connections have all closed wait for one whole response first (measured:
+            // +180 ms per image in `pinhole bench scroll --refresh`, where cancellations close connections).
+            setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+            setLong(CURLOPT_PIPEWAIT, 0)
+        }
+    }
+
+    /// Replaces the request header lines (`CURLOPT_HTTPHEADER`); only while the handle is out of the multi.
+    func setHeaderLines(_ lines: [String]) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines { list = curl_slist_append(list, line) }
+        CPinholeCurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
+        curl_slist_free_all(headerList)
+        headerList = list
+    }
+
+    func setLong(_ option: CURLoption, _ value: Int) {
         CPinholeCurl_easy_setopt_long(easy, option, value)
     }
 
-    private func setString(_ option: CURLoption, _ value: String) {
+    func setString(_ option: CURLoption, _ value: String) {
         CPinholeCurl_easy_setopt_string(easy, option, value)
     }
 
-    /// The transfer's outcome once libcurl reports it done with `code`.
-    func outcome(_ code: CURLcode) -> Result<DataResponse, any Error> {
-        if let failure { return .failure(failure) }
+    /// What the loader's thread does once libcurl reports a hop done.
+    enum Step {
+        /// The transfer is over: answer the caller with this.
+        case finish(Result<DataResponse, any Error>)
+        /// The hop answered with a redirect to `URL`: take the handle out of the multi, call
+        /// ``beginHop(to:)``, and add it again.
+        case follow(URL)
+    }
+
+    /// The next step once libcurl reports the current hop done with `code`.
+    func step(after code: CURLcode) -> Step {
+        if let failure { return .finish(.failure(failure)) }
         guard code == CURLE_OK else {
-            if code == CURLE_COULDNT_CONNECT, let refusal { return .failure(refusal) }
-            return .failure(CurlErrors.error(for: code, message: errorMessage, url: url))
+            if code == CURLE_COULDNT_CONNECT, let refusal { return .finish(.failure(refusal)) }
+            return .finish(.failure(CurlErrors.error(for: code, message: errorMessage, url: url)))
         }
+        if finalHead == nil, let redirectHead { return redirectStep(redirectHead) }
         guard let head = finalHead else {
-            return .failure(PinholeError(.networkFailure, "\(url): ended without a response"))
+            return .finish(.failure(PinholeError(.networkFailure, "\(url): ended without a response")))
         }
-        var effective: UnsafePointer<CChar>?
-        CPinholeCurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? transfer.request.url
         progress.finish(body.count, transfer.request.onProgress)
-        return .success(DataResponse(data: body, statusCode: head.status, headers: head.fields, url: finalURL))
+        return .finish(.success(DataResponse(
+            data: body, statusCode: head.status, headers: head.fields, url: currentURL, redirects: redirects)))
+    }
+
+    /// Clears what the previous hop received, before the next one starts.
+    func resetResponseState() {
+        head = HTTPResponseHead()
+        finalHead = nil
+        redirectHead = nil
+        body = Data()
+        sniffed = false
+        failure = nil
+        refusal = nil
+        progress = ProgressThrottle()
+        errorBuffer[0] = 0
     }
 
     /// libcurl's description of the failure (the error buffer), or its generic text for the code.

@@ -27,7 +27,9 @@ public struct DataRequest: Sendable {
     /// loader's configured headers (a same-named header here wins). Names are HTTP tokens; a name or value
     /// with a line break fails with ``PinholeError/Code/invalidRequest``. Empty by default; ignored for files.
     ///
-    /// - Note: libcurl does not send a custom `Authorization` or `Cookie` header to another host after a redirect.
+    /// - Note: After a redirect to another origin (scheme, host or port), ``HTTPDataLoader`` sends only a few
+    ///   harmless headers (`Accept`, `User-Agent`, validators…); `Authorization`, `Cookie` and custom headers
+    ///   such as `X-Api-Key` stay with the request's origin.
     public var headers: [String: String] = [:]
     /// The whole transfer's deadline for this request (redirects included); `nil` uses the loader's configured
     /// deadline (``HTTPDataLoader/Configuration/deadline``). Ignored for files.
@@ -62,12 +64,19 @@ public struct DataResponse: Sendable, Hashable {
     public var headers: [String: String]
     /// The URL the bytes finally came from (after redirects).
     public var url: URL
+    /// The redirects followed from the requested URL to ``url``, in order (the first answered the requested
+    /// URL); empty when there were none. A cache that stores the response under the requested URL keeps it
+    /// only as long as every one of them allows (``Redirect``).
+    public var redirects: [Redirect]
 
-    public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:], url: URL) {
+    public init(
+        data: Data, statusCode: Int = 200, headers: [String: String] = [:], url: URL, redirects: [Redirect] = []
+    ) {
         self.data = data
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
+        self.redirects = redirects
     }
 
     /// `true` for `304 Not Modified`: the cached copy is still good.

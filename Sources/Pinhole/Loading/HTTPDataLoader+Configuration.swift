@@ -15,14 +15,14 @@ extension HTTPDataLoader {
         /// Fails with ``PinholeError/Code/timeout``.
         public var stallTimeout: Duration = .seconds(15)
         /// Longest time for a whole transfer, redirects included, from the moment the loader's thread starts it
-        /// (`CURLOPT_TIMEOUT_MS`, millisecond precision); 60 s by default. ``DataRequest/timeout`` overrides it
-        /// per request. Fails with ``PinholeError/Code/timeout``.
+        /// (`CURLOPT_TIMEOUT_MS`, set for each redirect hop to what is left; millisecond precision); 60 s by
+        /// default. ``DataRequest/timeout`` overrides it per request. Fails with ``PinholeError/Code/timeout``.
         public var deadline: Duration = .seconds(60)
         /// Longest time to open a connection, TLS handshake included (`CURLOPT_CONNECTTIMEOUT_MS`); 10 s by
         /// default. Fails with ``PinholeError/Code/timeout``.
         public var connectTimeout: Duration = .seconds(10)
-        /// Most redirects followed (`CURLOPT_MAXREDIRS`); 5 by default. A longer chain or a loop fails with
-        /// ``PinholeError/Code/tooManyRedirects``.
+        /// Most redirects followed (by the loader, hop by hop); 5 by default. A longer chain or a loop fails
+        /// with ``PinholeError/Code/tooManyRedirects``.
         public var maxRedirects: Int = 5
         /// Connections open to one host at once (`CURLMOPT_MAX_HOST_CONNECTIONS`); 6 by default. Further
         /// transfers to that host wait inside libcurl; over HTTP/2 they share one connection.

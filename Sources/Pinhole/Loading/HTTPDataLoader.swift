@@ -23,9 +23,14 @@ import Foundation
 ///   ``PinholeError/Code/timeout``.
 /// - Redirects: `http` and `https` only (also for the first URL), followed up to
 ///   ``Configuration/maxRedirects``; a longer chain or a loop fails with ``PinholeError/Code/tooManyRedirects``.
+///   Every header goes to hops on the request's origin (scheme, host and port); once a hop leaves it, only
+///   `Accept`, `Accept-Language`, `Cache-Control`, `If-Modified-Since`, `If-None-Match`, `Pragma` and
+///   `User-Agent` are sent (`Authorization`, `Cookie` and custom headers are not). Each redirect is reported in
+///   ``DataResponse/redirects``.
 /// - Addresses: ``Configuration/connectionPolicy`` sees every address before a socket is opened to it.
 /// - Failures of the transport (refused, reset, DNS, TLS…) are ``PinholeError/Code/networkFailure`` with a
-///   `URLError` as ``PinholeError/underlying`` (its message is libcurl's).
+///   `URLError` as ``PinholeError/underlying`` (its message is libcurl's). A body cut short (the connection
+///   closed before `Content-Length` bytes or the last chunk arrived) is ``PinholeError/Code/truncated``.
 /// - Cancellation: cancelling the calling task answers it at once with `CancellationError` (never a
 ///   `URLError`), and the loader's thread removes the transfer from libcurl right after, whatever the
 ///   transfer was doing (connecting, between redirects, receiving): the connection closes, so the server sees

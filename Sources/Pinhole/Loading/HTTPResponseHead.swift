@@ -3,9 +3,9 @@ import Foundation
 /// The head of the response libcurl is receiving, built from the header lines it hands over one at a time
 /// (`CURLOPT_HEADERFUNCTION`): the status line, the fields, then an empty line.
 ///
-/// libcurl hands over the heads of every response of a transfer: `1xx` interim responses, each redirect it
-/// follows, the final response, and trailers after a chunked body. A status line starts a new head; lines after
-/// the final head are trailers and are ignored.
+/// libcurl hands over the heads of every response of a hop: `1xx` interim responses, then a redirect (which
+/// the loader follows with a hop of its own) or the final response, and trailers after a chunked body. A status
+/// line starts a new head; lines after a complete redirect or final head are trailers and are ignored.
 struct HTTPResponseHead {
     /// What the head says once complete.
     enum Kind: Equatable {
@@ -13,7 +13,7 @@ struct HTTPResponseHead {
         case incomplete
         /// `1xx`: another head follows.
         case interim
-        /// A `3xx` (not `304`) with a `Location` that libcurl follows.
+        /// A `3xx` (not `304`) with a `Location`, which the loader follows.
         case redirect
         /// The response whose body the transfer delivers (any status; the caller judges it).
         case final

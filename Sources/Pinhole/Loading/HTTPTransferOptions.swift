@@ -10,6 +10,9 @@ struct HTTPTransferOptions: Sendable {
     /// Request header lines (`Name: value`): the configured headers, then the request's (same name: the
     /// request wins), then the validators.
     var headerLines: [String]
+    /// The lines of ``headerLines`` sent once a redirect has left the request's origin
+    /// (``CrossOriginRedirects``).
+    var crossOriginHeaderLines: [String]
     var maxResponseBytes: Int
     /// `CURLOPT_LOW_SPEED_TIME`: whole seconds, at least 1.
     var stallSeconds: Int
@@ -35,7 +38,11 @@ struct HTTPTransferOptions: Sendable {
         if let date = request.ifModifiedSince { set("If-Modified-Since", date) }
         for header in headers { try Self.validate(header.name, header.value, url: url) }
         // "Name:" alone would tell libcurl to drop a header it adds itself; "Name;" sends it with an empty value.
-        headerLines = headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
+        func line(_ header: (name: String, value: String)) -> String {
+            header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+        }
+        headerLines = headers.map(line)
+        crossOriginHeaderLines = headers.filter { CrossOriginRedirects.forwards($0.name) }.map(line)
         maxResponseBytes = max(0, configuration.maxResponseBytes)
         stallSeconds = Self.wholeSeconds(roundingUp: configuration.stallTimeout)
         deadlineMilliseconds = Self.milliseconds(request.timeout ?? configuration.deadline)

@@ -12,12 +12,19 @@ import Foundation
 ///   expired); with no explicit freshness, heuristic: 10 % of `Date − Last-Modified`, at most the configured
 ///   default; else the configured default.
 /// - Age: the response's age when received (`Age`, or `now − Date` if larger) is subtracted from the lifetime.
+/// - Redirects: the entry is stored under the requested URL, so it is fresh only as long as each redirect on the way
+///   allows too (§4, RFC 9110 §15.4): the shortest remaining lifetime of the final response and every redirect
+///   wins. A redirect's lifetime is computed like any response's, except that without explicit freshness only
+///   `300`, `301` and `308` are heuristically cacheable (RFC 9110 §15.1); `302`, `303` and `307` then give 0
+///   (stored, revalidated through the chain before every use). A redirect with `no-store` or `Vary: *` means do
+///   not store.
 /// - A stale entry is revalidated with its validators sent back verbatim (`If-None-Match` with the `ETag` as
 ///   received, weak `W/"…"` included; `If-Modified-Since` with `Last-Modified`); a `304` updates the stored
 ///   headers with its own (§4.3.4) and the freshness is computed again.
 ///
 /// Source: https://www.rfc-editor.org/rfc/rfc9111 (§3 storing, §4.2 freshness, §4.2.3 age, §4.2.2 heuristics,
-/// §4.3 validation, §5.3 `Expires`).
+/// §4.3 validation, §5.3 `Expires`), https://www.rfc-editor.org/rfc/rfc9110#section-15.1 (heuristically
+/// cacheable status codes).
 enum DiskCacheFreshness {
     /// The verdict on one response.
     enum Decision: Sendable, Equatable {
@@ -27,13 +34,14 @@ enum DiskCacheFreshness {
         case doNotStore(reason: String)
     }
 
-    /// The verdict on a full (`200`) response received at `now`.
+    /// The verdict on a full (`200`) response received at `now`, and the redirects that led to it.
     static func decision(for response: DataResponse, now: Date = Date(), defaultFreshness: Duration) -> Decision {
         let headers = response.headers
-        return decision(
+        let verdict = decision(
             cacheControl: headers["cache-control"], expires: headers["expires"], vary: headers["vary"],
             etag: headers["etag"], lastModified: headers["last-modified"], contentType: headers["content-type"],
             date: headers["date"], age: headers["age"], now: now, defaultFreshness: defaultFreshness)
+        return limited(verdict, by: response.redirects, now: now, defaultFreshness: defaultFreshness)
     }
 
     /// The verdict after a `304 Not Modified` for an entry with `previous` metadata: the stored header fields are
@@ -43,12 +51,14 @@ enum DiskCacheFreshness {
         defaultFreshness: Duration
     ) -> Decision {
         let headers = response.headers
-        return decision(
+        let verdict = decision(
             cacheControl: headers["cache-control"] ?? previous.cacheControl,
             expires: headers["expires"] ?? previous.expires, vary: headers["vary"],
             etag: headers["etag"] ?? previous.etag, lastModified: headers["last-modified"] ?? previous.lastModified,
             contentType: headers["content-type"] ?? previous.contentType,
             date: headers["date"], age: headers["age"], now: now, defaultFreshness: defaultFreshness)
+        // The redirects are those of this revalidation: the chain as it is now.
+        return limited(verdict, by: response.redirects, now: now, defaultFreshness: defaultFreshness)
     }
 
     private static func decision(
@@ -56,11 +66,31 @@ enum DiskCacheFreshness {
         contentType: String?, date: String?, age: String?, now: Date, defaultFreshness: Duration
     ) -> Decision {
         let directives = HTTPCacheControl(cacheControl)
-        if directives.noStore { return .doNotStore(reason: "Cache-Control: no-store") }
+        if let reason = reasonNotToStore(directives, vary: vary) { return .doNotStore(reason: reason) }
+        let remaining = remainingLifetime(
+            directives, expires: expires, lastModified: lastModified, date: date, age: age,
+            heuristicallyCacheable: true, now: now, defaultFreshness: defaultFreshness)
+        return .store(DiskCache.Metadata(
+            etag: etag, lastModified: lastModified, contentType: contentType, storedAt: now,
+            expiresAt: now.addingTimeInterval(remaining), cacheControl: cacheControl, expires: expires))
+    }
+
+    /// Why a response with these fields may not be stored (`no-store`, `Vary: *`), or `nil` when it may.
+    static func reasonNotToStore(_ directives: HTTPCacheControl, vary: String?) -> String? {
+        if directives.noStore { return "Cache-Control: no-store" }
         if let vary, vary.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
-            return .doNotStore(reason: "Vary: *")
+            return "Vary: *"
         }
-        // §4.2.3, with the response delay taken as 0 (the request time is not kept).
+        return nil
+    }
+
+    /// Seconds a response received at `now` stays fresh: its freshness lifetime minus its age when received
+    /// (§4.2.3, with the response delay taken as 0: the request time is not kept), at least 0.
+    /// `heuristicallyCacheable` says whether, without explicit freshness, a heuristic lifetime applies (else 0).
+    static func remainingLifetime(
+        _ directives: HTTPCacheControl, expires: String?, lastModified: String?, date: String?, age: String?,
+        heuristicallyCacheable: Bool, now: Date, defaultFreshness: Duration
+    ) -> TimeInterval {
         let dateValue = HTTPDate.parse(date) ?? now
         let apparentAge = max(0, now.timeIntervalSince(dateValue))
         var ageValue = 0.0
@@ -68,17 +98,14 @@ enum DiskCacheFreshness {
         let initialAge = max(apparentAge, ageValue)
         let lifetime = freshnessLifetime(
             directives, expires: expires, lastModified: lastModified, dateValue: dateValue,
-            defaultFreshness: defaultFreshness)
-        let remaining = max(0, lifetime - initialAge)
-        return .store(DiskCache.Metadata(
-            etag: etag, lastModified: lastModified, contentType: contentType, storedAt: now,
-            expiresAt: now.addingTimeInterval(remaining), cacheControl: cacheControl, expires: expires))
+            heuristicallyCacheable: heuristicallyCacheable, defaultFreshness: defaultFreshness)
+        return max(0, lifetime - initialAge)
     }
 
     /// The freshness lifetime in seconds (§4.2.1, §4.2.2).
     private static func freshnessLifetime(
         _ directives: HTTPCacheControl, expires: String?, lastModified: String?, dateValue: Date,
-        defaultFreshness: Duration
+        heuristicallyCacheable: Bool, defaultFreshness: Duration
     ) -> TimeInterval {
         if directives.noCache { return 0 }
         switch directives.maxAge {
@@ -90,6 +117,7 @@ enum DiskCacheFreshness {
             guard let expiry = HTTPDate.parse(expires) else { return 0 }  // §5.3: invalid means already expired
             return max(0, expiry.timeIntervalSince(dateValue))
         }
+        guard heuristicallyCacheable else { return 0 }
         let configured = Double(defaultFreshness.components.seconds)
             + Double(defaultFreshness.components.attoseconds) / 1e18
         if let modified = HTTPDate.parse(lastModified), modified <= dateValue {

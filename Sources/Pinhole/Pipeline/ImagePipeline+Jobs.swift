@@ -159,11 +159,11 @@ extension ImagePipeline {
         return LoadedData(data: response.data, source: source, pendingDiskEntry: pendingDiskEntry)
     }
 
-    /// Whether `error` says the origin could not be reached (transport failure, timeout, `5xx`), the cases in which
-    /// RFC 9111 lets a cache answer with a stale copy.
+    /// Whether `error` says the origin could not be reached (transport failure, a body cut short, timeout, `5xx`),
+    /// the cases in which RFC 9111 lets a cache answer with a stale copy (§4.2.4; §4.3.3 for a `5xx`).
     static func meansOriginUnreachable(_ error: PinholeError) -> Bool {
         switch error.code {
-        case .networkFailure, .timeout: true
+        case .networkFailure, .truncated, .timeout: true
         case .httpStatus: (500...599).contains(error.httpStatusCode ?? 0)
         default: false
         }

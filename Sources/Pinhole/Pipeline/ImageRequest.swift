@@ -91,7 +91,8 @@ public struct ImageRequest: Sendable, Hashable {
     }
     /// HTTP headers for this request only (for example `Authorization`), sent after the loader's own; a
     /// same-named header here wins. Every header joins ``sourceKey`` hashed, so the caches never give one user's
-    /// (or one `Accept`'s) image to a request with other headers. Empty by default.
+    /// (or one `Accept`'s) image to a request with other headers. After a redirect to another origin only harmless
+    /// ones (`Accept`, `User-Agent`, validators…) are sent (``DataRequest/headers``). Empty by default.
     public var headers: [String: String] {
         didSet { sourceKey = Self.sourceKey(sourceKeyOverride, url: url, headers: headers) }
     }

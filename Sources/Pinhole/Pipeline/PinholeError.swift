@@ -45,7 +45,8 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         /// The decode ran past the decoder's deadline and was stopped (a hostile or pathological input);
         /// ``PinholeError/message`` says how long it was allowed.
         public static let decodingTimedOut = Code(value: .decodingTimedOut)
-        /// The data ends before the image does (a cut-short download or file). Never cached.
+        /// The data ends before the image does: a file or body the decoder finds cut short, or a download whose
+        /// connection closed before its `Content-Length` (or its last chunk) arrived. Never cached.
         public static let truncated = Code(value: .truncated)
         /// The header declares more pixels than the limit (a decompression-bomb guard, checked before decoding).
         public static let tooManyPixels = Code(value: .tooManyPixels)
@@ -55,11 +56,14 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
         public static let dataTooLarge = Code(value: .dataTooLarge)
         /// A non-2xx HTTP status; ``PinholeError/httpStatusCode`` has it. The body is neither decoded nor cached.
         public static let httpStatus = Code(value: .httpStatus)
-        /// A stalled transfer (no bytes within the inactivity timeout) or one over the overall deadline.
+        /// A stalled transfer (no bytes within the inactivity timeout), one over the overall deadline, or a
+        /// connection not made within the connect timeout.
         public static let timeout = Code(value: .timeout)
         /// A redirect chain longer than the limit, or a redirect loop.
         public static let tooManyRedirects = Code(value: .tooManyRedirects)
-        /// A transport failure (connection refused or reset, DNS…); ``PinholeError/underlying`` has the `URLError`.
+        /// A transport failure (connection refused or reset, DNS, TLS, a malformed response, a redirect to a
+        /// scheme other than `http`/`https`…); ``PinholeError/underlying`` has the `URLError` when the HTTP
+        /// loader's transport reported the failure.
         public static let networkFailure = Code(value: .networkFailure)
         /// No file at the path.
         public static let fileNotFound = Code(value: .fileNotFound)
