@@ -80,10 +80,11 @@ public enum Vips {
         }
     }
 
-    /// Takes (copies and clears) the libvips error buffer, trimmed. When it is empty, the warnings this thread
-    /// logged inside ``capturingWarnings(_:)`` stand in for it (`"libvips gave no error; it warned: …"`): libvips
-    /// reports some failures only as a warning (libpng's errors, such as `"CgBI: unhandled critical chunk"`).
-    /// `"no message from libvips"` when there is neither.
+    /// Takes (copies and clears) the libvips error buffer, trimmed, with the warnings this thread logged inside
+    /// ``capturingWarnings(_:)``: libvips reports some failures' causes only as a warning (libpng's errors, such as
+    /// `"CgBI: unhandled critical chunk"` or `"IDAT: CRC error"`, next to no error text or a bare
+    /// `"vipspng: libpng read error"`). Gives `"libvips gave no error; it warned: …"` when the buffer is empty,
+    /// `"<error> (libvips warned: …)"` when both have words, `"no message from libvips"` when neither has.
     ///
     /// - Note: the error buffer is process-global, so under concurrency it may hold another decode's words too;
     ///   treat the text as a diagnostic. The captured warnings are this thread's own.
@@ -93,9 +94,13 @@ public enum Vips {
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let joined = lines.filter { !$0.isEmpty }.joined(separator: "; ")
-        if !joined.isEmpty { return joined }
         let warned = capturedWarnings()
-        return warned.isEmpty ? "no message from libvips" : "libvips gave no error; it warned: \(warned)"
+        switch (joined.isEmpty, warned.isEmpty) {
+        case (true, true): return "no message from libvips"
+        case (true, false): return "libvips gave no error; it warned: \(warned)"
+        case (false, false) where !joined.contains(warned): return "\(joined) (libvips warned: \(warned))"
+        default: return joined
+        }
     }
 
     /// Runs `body` with the warnings logged on this thread captured, for ``takeErrorMessage()`` to report when

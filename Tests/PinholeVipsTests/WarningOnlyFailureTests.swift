@@ -17,6 +17,16 @@ struct WarningOnlyFailureTests {
         return Data(bytes)
     }
 
+    /// race-a.png with its IDAT chunk's CRC broken: the header reads, and libpng refuses the pixel data with
+    /// "IDAT: CRC error", which libvips reports as the bare error "vipspng: libpng read error".
+    static func pngWithBrokenDataCRC() async throws -> Data {
+        var bytes = [UInt8](try await Fixtures.caseFile("inputs/race-a.png"))
+        try #require(Array(bytes[37..<41]) == Array("IDAT".utf8))
+        let length = Int(bytes[33]) << 24 | Int(bytes[34]) << 16 | Int(bytes[35]) << 8 | Int(bytes[36])
+        bytes[41 + length] ^= 0xFF  // the CRC after the IDAT data
+        return Data(bytes)
+    }
+
     /// The CgBI PNG of the third case set (libpng: "CgBI: unhandled critical chunk").
     static func cgbiPNG() async throws -> Data {
         try await Fixtures.read(Fixtures.root.appendingPathComponent("cases-s3/inputs/s306a-cgbi-iphone.png"))
@@ -37,6 +47,22 @@ struct WarningOnlyFailureTests {
             #expect(error?.code == .decodingFailed, "\(String(describing: error))")
             #expect(error?.message == "cannot decode png: libvips gave no error; it warned: IHDR: CRC error",
                     "\(String(describing: error))")
+        }
+    }
+
+    @Test func aPNGWhosePixelDataLibpngRefusesNamesTheReasonNextToLibvipsError() async throws {
+        // Given a PNG whose header is fine and whose IDAT chunk fails its CRC
+        let data = try await Self.pngWithBrokenDataCRC()
+
+        // When it is thumbnailed, and decoded at full size
+        for options in [DecodingOptions(thumbnail: .init(maxPixelSize: 16)), DecodingOptions()] {
+            let error = await #expect(throws: PinholeError.self) {
+                _ = try await VipsDecoder().decode(data, options: options)
+            }
+
+            // Then the failure carries libpng's reason next to libvips' bare error
+            #expect(error?.code == .decodingFailed, "\(String(describing: error))")
+            #expect(error?.message.contains("IDAT: CRC error") == true, "\(String(describing: error))")
         }
     }
 
