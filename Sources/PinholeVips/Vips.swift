@@ -12,9 +12,9 @@ import Pinhole
 ///   programs at once (found by AddressSanitizer in the cancellation storm; RELIABILITY.md section 4). When the
 ///   lock is not reached (see `orcLockInstalled`), the paths are turned off, at 12-18 % more CPU per thumbnail;
 /// - GLib log handlers for every domain that capture warnings (libvips, libpng, libjpeg, GLib…) into a
-///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact. A decode
-///   that libvips fails without error text (libpng's errors reach libvips only as warnings) reports the
-///   warnings logged on its own thread in its ``PinholeError`` message instead.
+///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact. A failed
+///   decode's ``PinholeError`` message also carries the warnings logged on its own thread (libpng's errors reach
+///   libvips only as warnings, next to no error text or a bare "libpng read error").
 ///
 /// Safe from any isolation.
 public enum Vips {
