@@ -55,6 +55,60 @@ int CPinholeVips_take_dropped_warning_count(void) {
     return dropped;
 }
 
+// MARK: - This thread's warnings, for the error of the decode it runs
+
+// libvips reports some failures only as a warning: libpng's errors (vipspng.c turns them into g_warning and
+// leaves the error buffer empty), so a failed PNG decode would otherwise say nothing about why. While a capture
+// is open on a thread, every warning logged on that thread is kept here too (the ring above is unchanged).
+// Thread-local, so one decode's error never carries another decode's words; warnings logged on libvips' own
+// worker threads are not seen.
+
+#define CAPTURE_BYTES 512
+
+static __thread int capture_depth = 0;
+static __thread size_t capture_length = 0;
+static __thread char capture_text[CAPTURE_BYTES];
+static __thread char capture_last[RING_MESSAGE_BYTES];
+
+static void capture_push(const char *message) {
+    if (capture_depth == 0 || message == NULL || message[0] == '\0') {
+        return;
+    }
+    if (strncmp(capture_last, message, sizeof capture_last - 1) == 0) {
+        return;  // libvips often logs the same words twice (header, then load): keep them once
+    }
+    snprintf(capture_last, sizeof capture_last, "%s", message);
+    size_t room = sizeof capture_text - capture_length;
+    if (room <= 1) {
+        return;
+    }
+    int written = snprintf(capture_text + capture_length, room, "%s%s", capture_length > 0 ? "; " : "", message);
+    if (written > 0) {
+        capture_length += (size_t)written < room ? (size_t)written : room - 1;
+    }
+}
+
+void CPinholeVips_capture_begin(void) {
+    if (capture_depth == 0) {
+        capture_length = 0;
+        capture_text[0] = '\0';
+        capture_last[0] = '\0';
+    }
+    capture_depth += 1;
+}
+
+void CPinholeVips_capture_end(void) {
+    if (capture_depth > 0) {
+        capture_depth -= 1;
+    }
+}
+
+void CPinholeVips_captured_warnings(char *buf, size_t len) {
+    if (len > 0) {
+        snprintf(buf, len, "%s", capture_depth > 0 ? capture_text : "");
+    }
+}
+
 static int worth_keeping(GLogLevelFlags level) {
     // Debug and info messages are dropped (GLib's default handler hides them too).
     return (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE)) != 0;
@@ -64,6 +118,7 @@ static void log_handler(const gchar *domain, GLogLevelFlags level, const gchar *
     (void)data;
     if (worth_keeping(level)) {
         ring_push(domain, message);
+        capture_push(message);
     }
 }
 
@@ -82,6 +137,7 @@ static GLogWriterOutput log_writer(GLogLevelFlags level, const GLogField *fields
         }
     }
     ring_push(domain, message);
+    capture_push(message);
     return G_LOG_WRITER_HANDLED;
 }
 

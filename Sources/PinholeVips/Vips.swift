@@ -12,7 +12,9 @@ import Pinhole
 ///   programs at once (found by AddressSanitizer in the cancellation storm; RELIABILITY.md section 4). When the
 ///   lock is not reached (see `orcLockInstalled`), the paths are turned off, at 12-18 % more CPU per thumbnail;
 /// - GLib log handlers for every domain that capture warnings (libvips, libpng, libjpeg, GLib…) into a
-///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact.
+///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact. A failed
+///   decode's ``PinholeError`` message also carries the warnings logged on its own thread (libpng's errors reach
+///   libvips only as warnings, next to no error text or a bare "libpng read error").
 ///
 /// Safe from any isolation.
 public enum Vips {
@@ -78,16 +80,43 @@ public enum Vips {
         }
     }
 
-    /// Takes (copies and clears) the libvips error buffer, trimmed; `"no message from libvips"` when empty.
+    /// Takes (copies and clears) the libvips error buffer, trimmed, with the warnings this thread logged inside
+    /// ``capturingWarnings(_:)``: libvips reports some failures' causes only as a warning (libpng's errors, such as
+    /// `"CgBI: unhandled critical chunk"` or `"IDAT: CRC error"`, next to no error text or a bare
+    /// `"vipspng: libpng read error"`). Gives `"libvips gave no error; it warned: …"` when the buffer is empty,
+    /// `"<error> (libvips warned: …)"` when both have words, `"no message from libvips"` when neither has.
     ///
-    /// - Note: the buffer is process-global, so under concurrency it may hold another decode's words too;
-    ///   treat the text as a diagnostic.
+    /// - Note: the error buffer is process-global, so under concurrency it may hold another decode's words too;
+    ///   treat the text as a diagnostic. The captured warnings are this thread's own.
     static func takeErrorMessage() -> String {
         var buffer = [CChar](repeating: 0, count: 1024)
         CPinholeVips_take_error(&buffer, buffer.count)
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let joined = lines.filter { !$0.isEmpty }.joined(separator: "; ")
-        return joined.isEmpty ? "no message from libvips" : joined
+        let warned = capturedWarnings()
+        switch (joined.isEmpty, warned.isEmpty) {
+        case (true, true): return "no message from libvips"
+        case (true, false): return "libvips gave no error; it warned: \(warned)"
+        case (false, false) where !joined.contains(warned): return "\(joined) (libvips warned: \(warned))"
+        default: return joined
+        }
+    }
+
+    /// Runs `body` with the warnings logged on this thread captured, for ``takeErrorMessage()`` to report when
+    /// libvips fails without an error message. Synchronous: call on the thread that runs the libvips work.
+    static func capturingWarnings<T>(_ body: () throws -> T) rethrows -> T {
+        _ = initStatus
+        CPinholeVips_capture_begin()
+        defer { CPinholeVips_capture_end() }
+        return try body()
+    }
+
+    /// The warnings captured on this thread so far (`"; "`-separated), or `""` outside ``capturingWarnings(_:)``.
+    private static func capturedWarnings() -> String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        CPinholeVips_captured_warnings(&buffer, buffer.count)
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

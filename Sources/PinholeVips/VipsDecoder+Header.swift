@@ -72,7 +72,7 @@ extension VipsDecoder {
                 }
                 throw PinholeError(
                     .unsupportedFormat,
-                    "this libvips (\(Vips.version)) has no loader for \(format.name): \(message)",
+                    "this libvips (\(Vips.version)) has no loader for \(format.displayName): \(message)",
                     detectedType: format.name)
             }
             throw decodingError(message, format: format, data: data, interruption: interruption)

@@ -42,15 +42,16 @@ extension VipsDecoder {
             return try UntrustedLoaderGate.shared.run(as: .trustedUntrustedLoader, interruption: interruption, body)
         }
         guard allowed.contains(format) else {
-            let names = allowed.map(\.name).sorted().joined(separator: ", ")
+            let names = allowed.map(\.displayName).sorted().joined(separator: ", ")
             throw PinholeError(
-                .unsupportedFormat, "\(format.name) is not decoded from untrusted sources (allowed: \(names))",
+                .unsupportedFormat,
+                "\(format.displayName) is not decoded from untrusted sources (allowed: \(names))",
                 detectedType: format.name)
         }
         guard let expected = untrustedLoaders[format] else {
             throw PinholeError(
                 .unsupportedFormat,
-                "\(format.name) has no libvips loader of its own fit for untrusted sources",
+                "\(format.displayName) has no libvips loader of its own fit for untrusted sources",
                 detectedType: format.name)
         }
         let picked = loader(for: data)?.name

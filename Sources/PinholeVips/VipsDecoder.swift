@@ -175,8 +175,10 @@ public struct VipsDecoder: ImageDecoding {
         try Task.checkCancellation()
         let info = try await pool.run { () throws -> DecodedImage.SourceInfo in
             try Vips.ensureInitialized()
-            return try Self.withLoaderPolicy(data, format: format, untrustedFormats: nil, interruption: nil) {
-                try Self.readHeader(data, format: format).info
+            return try Vips.capturingWarnings {
+                try Self.withLoaderPolicy(data, format: format, untrustedFormats: nil, interruption: nil) {
+                    try Self.readHeader(data, format: format).info
+                }
             }
         }
         try Task.checkCancellation()
@@ -192,12 +194,14 @@ public struct VipsDecoder: ImageDecoding {
     ) throws -> DecodedImage {
         do {
             try Vips.ensureInitialized()
-            return try withLoaderPolicy(
-                data, format: format, untrustedFormats: options.untrustedFormats, interruption: interruption
-            ) {
-                try decodeNow(
-                    data, format: format, options: options, jpegFastPath: jpegFastPath, shortcuts: shortcuts,
-                    interruption: interruption, onDiagnostic: onDiagnostic)
+            return try Vips.capturingWarnings {
+                try withLoaderPolicy(
+                    data, format: format, untrustedFormats: options.untrustedFormats, interruption: interruption
+                ) {
+                    try decodeNow(
+                        data, format: format, options: options, jpegFastPath: jpegFastPath, shortcuts: shortcuts,
+                        interruption: interruption, onDiagnostic: onDiagnostic)
+                }
             }
         } catch {
             try interruption?.throwIfStopped()

@@ -42,6 +42,18 @@ void CPinholeVips_note(const char *message);
 /// The number of warnings dropped because the ring buffer was full, since the last call (then reset).
 int CPinholeVips_take_dropped_warning_count(void);
 
+/// Opens a capture of the warnings logged on the calling thread (nested captures share the outermost one's text):
+/// every warning logged on this thread until the matching CPinholeVips_capture_end is kept, in order, once each,
+/// at most 511 bytes in all. libvips reports some failures only this way (libpng's errors).
+void CPinholeVips_capture_begin(void);
+
+/// Closes the capture CPinholeVips_capture_begin opened on the calling thread.
+void CPinholeVips_capture_end(void);
+
+/// Copies the warnings captured on the calling thread so far into `buf` ("; "-separated, NUL-terminated), or ""
+/// when no capture is open. The capture stays open and keeps its text.
+void CPinholeVips_captured_warnings(char *buf, size_t len);
+
 /// Copies the libvips error buffer into `buf` (NUL-terminated) and clears it.
 void CPinholeVips_take_error(char *buf, size_t len);
 

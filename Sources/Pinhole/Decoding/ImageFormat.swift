@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// An open set: a struct with static members, so new formats do not break callers.
 public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
-    /// Short lowercase name: `jpeg`, `png`, `gif`, `webp`, `heif`, `avif`, `bmp`, `tiff`, `svg`.
+    /// Short lowercase name: `jpeg`, `png`, `gif`, `webp`, `heif`, `avif`, `bmp`, `tiff`, `svg`, `jxl`.
     public let name: String
 
     public init(name: String) { self.name = name }
@@ -22,12 +22,25 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let tiff = ImageFormat(name: "tiff")
     /// SVG: XML text whose root element is `<svg`.
     public static let svg = ImageFormat(name: "svg")
+    /// JPEG XL (ISO/IEC 18181): a bare codestream (`FF 0A`) or the ISO BMFF container (its `JXL ` signature box).
+    public static let jxl = ImageFormat(name: "jxl")
 
     public var description: String { name }
 
+    /// The name people know the format by, for messages: `JPEG`, `PNG`, `WebP`, `JPEG XL`…; ``name`` for a format
+    /// without one.
+    public var displayName: String {
+        let names = [
+            "jpeg": "JPEG", "png": "PNG", "gif": "GIF", "webp": "WebP", "heif": "HEIF", "avif": "AVIF", "bmp": "BMP",
+            "tiff": "TIFF", "svg": "SVG", "jxl": "JPEG XL",
+        ]
+        return names[name] ?? name
+    }
+
     /// The formats an untrusted source may be decoded as unless the caller asks for more
     /// (``DecodingOptions/untrustedFormats``): JPEG, PNG, GIF, WebP, HEIF, AVIF and TIFF. SVG (a whole XML and
-    /// CSS engine) and BMP (read through ImageMagick by libvips) are left out.
+    /// CSS engine), BMP (read through ImageMagick by libvips) and JPEG XL (a loader libvips itself marks
+    /// untrusted) are left out.
     public static let untrustedDefault: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .heif, .avif, .tiff]
 }
 
@@ -66,6 +79,10 @@ extension ImageFormat {
             b.count >= offset + sig.count && Array(b[offset..<offset + sig.count]) == sig
         }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        // JPEG XL: the bare codestream, or the container's signature box (ISO/IEC 18181-2 §9.1). The codestream's
+        // FF 0A is no JPEG marker a JPEG can start with (a JPEG starts with SOI, FF D8).
+        if starts([0xFF, 0x0A]) { return .jxl }
+        if starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }

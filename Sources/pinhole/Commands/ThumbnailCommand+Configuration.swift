@@ -74,8 +74,8 @@ extension ThumbnailCommand {
                 + "again at every redirect; loopback, private and link-local addresses in any spelling are refused) "
                 + "and files under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels "
                 + "and 50 MB each. A refused input fails with kind untrusted_source. Untrusted bytes are decoded only "
-                + "as JPEG, PNG, GIF, WebP, HEIF/AVIF or TIFF, each by its own libvips loader (others fail with "
-                + "kind unsupported_format)."),
+                + "as JPEG, PNG, GIF, WebP, HEIF/AVIF or TIFF, each by its own libvips loader (others, JPEG XL, "
+                + "BMP and SVG among them, fail with kind unsupported_format)."),
             .value("--allowed-root", "DIR", help: "The directory untrusted inputs must be in. Default: the current "
                 + "directory."),
             .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
