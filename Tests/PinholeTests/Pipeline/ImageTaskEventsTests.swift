@@ -57,7 +57,7 @@ struct ImageTaskEventsTests {
         #expect(error is CancellationError)
     }
 
-    @Test func aDiskPrefetcherDownloadsWithoutDecoding() async throws {
+    @Test func aDiskPrefetcherStoresCheckedBytesAndKeepsNoImage() async throws {
         // Given a prefetcher that stops at the disk
         let fixture = try Fixture()
         let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline, destination: .diskCache)
@@ -65,9 +65,10 @@ struct ImageTaskEventsTests {
         // When it prefetches two URLs
         prefetcher.startPrefetching(with: urls)
         try #require(await eventually { prefetcher.activeCount == 0 && fixture.loader.totalLoads == 2 })
-        // Then both sources are on disk, and nothing was decoded or put in memory
+        // Then both sources are on disk, each checked by one small decode before it was stored (only bytes that
+        // decode are stored), and no image was made for display or put in memory
         #expect(await eventually { await fixture.pipeline.diskCache()?.count == 2 })
-        #expect(fixture.decoder.decodeCount == 0 && fixture.pipeline.metrics.decodes == 0)
+        #expect(fixture.decoder.decodeCount == 2 && fixture.pipeline.metrics.decodes == 0)
         #expect(fixture.pipeline.configuration.memoryCache?.count == 0)
         // And a later request is decoded from the disk, with no new load
         let shown = try await fixture.pipeline.image(for: ImageRequest(url: urls[0], maxPixelSize: 64))
