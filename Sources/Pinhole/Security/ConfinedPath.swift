@@ -46,7 +46,8 @@ enum ConfinedPath {
         return path.hasPrefix(prefix) && path.count > prefix.count
     }
 
-    /// The path the open `descriptor` refers to, as the kernel names it (`/proc/self/fd/N`); `nil` when unknown.
+    /// The path the open `descriptor` refers to, as the kernel names it (`/proc/self/fd/N`, Linux); `nil` when
+    /// unknown, and then a confined read is refused (fail closed).
     static func path(of descriptor: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
