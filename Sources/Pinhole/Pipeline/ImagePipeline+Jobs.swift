@@ -52,12 +52,7 @@ extension ImagePipeline {
         context.observePriority { [processingQueue] in
             processingQueue.updatePriority(token, from: { context.priority })
         }
-        let options = DecodingOptions(
-            thumbnail: request.thumbnail,
-            maxPixelCount: configuration.maxPixelCount,
-            maxFrameCount: configuration.maxFrameCount,
-            untrustedFormats: configuration.sourcePolicy.isUntrusted ? configuration.untrustedFormats : nil
-        )
+        let options = decodingOptions(for: request)
         let decoded = try await processingQueue.run(token: token, priority: { context.priority }) {
             try Task.checkCancellation()
             let start = ContinuousClock.now
@@ -111,11 +106,13 @@ extension ImagePipeline {
         guard key.loadsFromSource else { throw Self.notCached(request) }
 
         var dataRequest = Self.dataRequest(for: request, cached: cached)
-        observeLoading(&dataRequest, key: key, request: request)
+        let previews = observeLoading(&dataRequest, key: key, request: request, context: context)
         let token = UniqueID.next()
         context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
         let response: DataResponse
         do {
+            // However the download ends, the preview decode still running for it is cancelled.
+            defer { previews?.stop() }
             response = try await networkQueue.run(token: token, priority: { context.priority }) {
                 try await download(dataRequest)
             }
