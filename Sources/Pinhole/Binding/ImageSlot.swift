@@ -100,8 +100,9 @@ public final class ImageSlot {
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
         setPhase(.loading)
         let generation = self.generation
-        // Started here, not in a later job: a prefetch of the same image that the caller stops in this job must
-        // find the slot already waiting for the shared job, or the job (and its download) is cancelled.
+        // Started here, not in a later job: `imageTask(for:)` joins the image job already running for the request
+        // (a prefetch's) before it returns, so a prefetch the caller stops later in this job leaves that job to
+        // the slot, and its download goes on instead of starting again.
         let imageTask = pipeline.imageTask(for: request)
         self.imageTask = imageTask
         task = Task { [weak self] in

@@ -10,16 +10,31 @@ import Synchronization
 ///   priority is set under this registry's lock, so changes land in the order they were decided.
 ///
 /// The rules live in ``CoalescingStateMachine``; this type holds its state in a `Locked`, starts tasks, and
-/// resumes continuations outside the lock.
+/// resumes each caller's ``CoalescingWaiter`` outside the lock.
 final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Priority = ImageRequest.Priority
     typealias Work = @Sendable (JobContext) async throws -> Value
-    private typealias Continuation = CheckedContinuation<Value, any Error>
+    private typealias Waiter = CoalescingWaiter<Value>
+
+    /// A caller's place in a job it joined without suspending (``join(_:subscriber:priority:)``): await it with
+    /// ``value(of:)``, or give it up with ``leave(_:)``.
+    struct Subscription: Sendable {
+        let key: Key
+        let subscriber: UInt64
+        fileprivate let waiter: CoalescingWaiter<Value>
+    }
 
     private struct State {
-        var machine = CoalescingStateMachine<Key, Continuation>()
+        var machine = CoalescingStateMachine<Key, Waiter>()
         var contexts: [UInt64: JobContext] = [:]
         var tasks: [UInt64: Task<Void, Never>] = [:]
+
+        /// Sets the job's new priority, if any (under the registry's lock); the context to notify then.
+        mutating func changePriority(of jobID: UInt64, to newPriority: Priority?) -> JobContext? {
+            guard let newPriority, let context = contexts[jobID] else { return nil }
+            context.set(newPriority)
+            return context
+        }
     }
 
     private enum SubscribeOutcome {
@@ -53,39 +68,74 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         work: @escaping Work
     ) async throws -> Value {
         try Task.checkCancellation()
+        let waiter = Waiter()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: Continuation) in
-                let outcome: SubscribeOutcome = state.withLock { state in
-                    // The cancellation handler may already have run: it sets the flag before it runs.
-                    if Task.isCancelled { return .cancelled }
-                    switch state.machine.subscribe(key, subscriber: subscriber, priority: priority(), payload: continuation) {
-                    case .start(let jobID, let jobPriority):
-                        let context = JobContext(id: jobID, priority: jobPriority)
-                        state.contexts[jobID] = context
-                        // Made under the lock, so that from the moment the job exists a leaving caller finds its
-                        // task to cancel (made after the lock, a preempted thread left a window in which the last
-                        // caller could leave without cancelling it, and a new caller could join work nobody wanted).
-                        state.tasks[jobID] = makeTask(key: key, context: context, work: work)
-                        return .started
-                    case .join(let jobID, let newPriority):
-                        guard let newPriority, let context = state.contexts[jobID] else { return .join(raised: nil) }
-                        context.set(newPriority)
-                        return .join(raised: context)
-                    }
-                }
-                switch outcome {
-                case .cancelled:
-                    continuation.resume(throwing: CancellationError())
-                case .started:
-                    starts.add(1, ordering: .relaxed)
-                case .join(let raised):
-                    joins.add(1, ordering: .relaxed)
-                    raised?.notifyObservers()
+            let outcome: SubscribeOutcome = state.withLock { state in
+                // The cancellation handler may already have run: it sets the flag before it runs.
+                if Task.isCancelled { return .cancelled }
+                switch state.machine.subscribe(key, subscriber: subscriber, priority: priority(), payload: waiter) {
+                case .start(let jobID, let jobPriority):
+                    let context = JobContext(id: jobID, priority: jobPriority)
+                    state.contexts[jobID] = context
+                    // Made under the lock, so that from the moment the job exists a leaving caller finds its
+                    // task to cancel (made after the lock, a preempted thread left a window in which the last
+                    // caller could leave without cancelling it, and a new caller could join work nobody wanted).
+                    state.tasks[jobID] = makeTask(key: key, context: context, work: work)
+                    return .started
+                case .join(let jobID, let newPriority):
+                    return .join(raised: state.changePriority(of: jobID, to: newPriority))
                 }
             }
+            switch outcome {
+            case .cancelled:
+                throw CancellationError()
+            case .started:
+                starts.add(1, ordering: .relaxed)
+            case .join(let raised):
+                joins.add(1, ordering: .relaxed)
+                raised?.notifyObservers()
+            }
+            return try await waiter.value()
         } onCancel: {
             leave(key: key, subscriber: subscriber)
         }
+    }
+
+    /// Joins the job for `key` if one runs, without suspending; `nil` when none runs (nothing changes then).
+    ///
+    /// From the moment this returns the job counts the caller among its subscribers: another caller leaving it
+    /// at once does not cancel it. The caller must end the subscription: ``value(of:)``, or ``leave(_:)``.
+    /// - Parameters: as for ``value(for:subscriber:priority:work:)``.
+    func join(_ key: Key, subscriber: UInt64, priority: () -> Priority) -> Subscription? {
+        let waiter = Waiter()
+        let outcome: SubscribeOutcome? = state.withLock { state in
+            guard case .join(let jobID, let newPriority)? =
+                state.machine.join(key, subscriber: subscriber, priority: priority(), payload: waiter)
+            else { return nil }
+            return .join(raised: state.changePriority(of: jobID, to: newPriority))
+        }
+        guard case .join(let raised)? = outcome else { return nil }
+        joins.add(1, ordering: .relaxed)
+        raised?.notifyObservers()
+        return Subscription(key: key, subscriber: subscriber, waiter: waiter)
+    }
+
+    /// The result of the job `subscription` joined.
+    /// - Throws: `CancellationError` when the caller is cancelled (it leaves the job then); otherwise what the
+    ///   job threw.
+    func value(of subscription: Subscription) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try Task.checkCancellation()
+            return try await subscription.waiter.value()
+        } onCancel: {
+            leave(subscription)
+        }
+    }
+
+    /// Gives up `subscription` (the caller was answered otherwise, or failed): the job is cancelled when it was
+    /// the last caller. Does nothing when the job has finished or the caller left already.
+    func leave(_ subscription: Subscription) {
+        leave(key: subscription.key, subscriber: subscription.subscriber)
     }
 
     /// Takes one caller's priority again (it changed); the job follows when its highest priority changes.
@@ -118,35 +168,32 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     private func finish(key: Key, jobID: UInt64, result: Result<Value, any Error>) {
-        let (continuations, context) = state.withLock { state in
+        let (waiters, context) = state.withLock { state in
             state.tasks[jobID] = nil
             return (state.machine.complete(key, jobID: jobID), state.contexts.removeValue(forKey: jobID))
         }
         context?.endObserving()
-        for continuation in continuations { continuation.resume(with: result) }
+        for waiter in waiters { waiter.resume(with: result) }
     }
 
     private func leave(key: Key, subscriber: UInt64) {
         var cancelledTask: Task<Void, Never>?
         var lowered: JobContext?
         var ended: JobContext?
-        let continuation: Continuation? = state.withLock { state in
+        let waiter: Waiter? = state.withLock { state in
             switch state.machine.unsubscribe(key, subscriber: subscriber) {
             case .none:
                 return nil
-            case .left(let continuation, let jobID, let newPriority):
-                if let newPriority, let context = state.contexts[jobID] {
-                    context.set(newPriority)
-                    lowered = context
-                }
-                return continuation
-            case .leftAndCancelJob(let continuation, let jobID):
+            case .left(let waiter, let jobID, let newPriority):
+                lowered = state.changePriority(of: jobID, to: newPriority)
+                return waiter
+            case .leftAndCancelJob(let waiter, let jobID):
                 cancelledTask = state.tasks.removeValue(forKey: jobID)
                 ended = state.contexts.removeValue(forKey: jobID)
-                return continuation
+                return waiter
             }
         }
-        continuation?.resume(throwing: CancellationError())
+        waiter?.resume(with: .failure(CancellationError()))
         cancelledTask?.cancel()
         ended?.endObserving()
         lowered?.notifyObservers()

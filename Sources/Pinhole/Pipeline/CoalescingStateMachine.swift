@@ -39,19 +39,24 @@ struct CoalescingStateMachine<Key: Hashable, Payload> {
 
     /// Adds `subscriber` to the job for `key`, starting one if none runs.
     mutating func subscribe(_ key: Key, subscriber: UInt64, priority: Priority, payload: Payload) -> SubscribeAction {
-        if var job = jobs[key] {
-            let before = job.priority
-            job.subscribers[subscriber] = (priority, payload)
-            jobs[key] = job
-            let after = job.priority
-            return .join(jobID: job.id, newPriority: after != before ? after : nil)
-        }
+        if let joined = join(key, subscriber: subscriber, priority: priority, payload: payload) { return joined }
         let id = nextJobID
         nextJobID += 1
         var job = Job(id: id)
         job.subscribers[subscriber] = (priority, payload)
         jobs[key] = job
         return .start(jobID: id, priority: priority)
+    }
+
+    /// Adds `subscriber` to the job for `key` when one runs (always a ``SubscribeAction/join(jobID:newPriority:)``);
+    /// `nil`, and nothing changes, when none does.
+    mutating func join(_ key: Key, subscriber: UInt64, priority: Priority, payload: Payload) -> SubscribeAction? {
+        guard var job = jobs[key] else { return nil }
+        let before = job.priority
+        job.subscribers[subscriber] = (priority, payload)
+        jobs[key] = job
+        let after = job.priority
+        return .join(jobID: job.id, newPriority: after != before ? after : nil)
     }
 
     /// Removes `subscriber` from the job for `key`.

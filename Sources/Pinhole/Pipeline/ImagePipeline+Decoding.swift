@@ -1,13 +1,14 @@
 import Foundation
 
 extension ImagePipeline {
-    /// The request's decoding options: its thumbnail, the pipeline's limits, and the untrusted formats when the
-    /// source policy is untrusted.
-    func decodingOptions(for request: ImageRequest) -> DecodingOptions {
+    /// The options of every decode of `request`'s bytes, final or preview: its thumbnail, the pixel and frame
+    /// limits, and under an untrusted policy the formats it allows.
+    func decodingOptions(for request: ImageRequest, allowsTruncatedData: Bool = false) -> DecodingOptions {
         DecodingOptions(
             thumbnail: request.thumbnail,
             maxPixelCount: configuration.maxPixelCount,
             maxFrameCount: configuration.maxFrameCount,
+            allowsTruncatedData: allowsTruncatedData,
             untrustedFormats: configuration.sourcePolicy.isUntrusted ? configuration.untrustedFormats : nil
         )
     }

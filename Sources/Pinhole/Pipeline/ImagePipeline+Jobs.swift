@@ -101,11 +101,13 @@ extension ImagePipeline {
         guard key.loadsFromSource else { throw Self.notCached(request) }
 
         var dataRequest = Self.dataRequest(for: request, cached: cached)
-        observeLoading(&dataRequest, key: key, request: request)
+        let previews = observeLoading(&dataRequest, key: key, request: request, context: context)
         let token = UniqueID.next()
         context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
         let response: DataResponse
         do {
+            // However the download ends, the preview decode still running for it is cancelled.
+            defer { previews?.stop() }
             response = try await networkQueue.run(token: token, priority: { context.priority }) {
                 try await download(dataRequest)
             }

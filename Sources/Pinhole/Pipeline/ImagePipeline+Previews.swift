@@ -1,77 +1,61 @@
 import Foundation
 
 extension ImagePipeline {
+    /// Whether previews (made of progressive JPEGs only) may be decoded: not under an untrusted policy that
+    /// refuses JPEG.
+    var allowsPreviews: Bool {
+        !configuration.sourcePolicy.isUntrusted || configuration.untrustedFormats.contains(.jpeg)
+    }
+
     /// Sets the loader callbacks of a data job's request: progress for every waiting ``ImageTask``, and partial
-    /// bytes for progressive previews when the starting request or a waiting task asked for them.
-    func observeLoading(_ dataRequest: inout DataRequest, key: DataJobKey, request: ImageRequest) {
+    /// bytes for progressive previews when the starting request or a waiting task asked for them (and the policy
+    /// allows them).
+    ///
+    /// - Returns: the download's preview maker; the data job calls ``PreviewMaker/stop()`` when the download ends.
+    func observeLoading(
+        _ dataRequest: inout DataRequest, key: DataJobKey, request: ImageRequest, context: JobContext
+    ) -> PreviewMaker? {
         let observers = loadObservers
         dataRequest.onProgress = { received, expected in
             let progress = ImageTask.Progress(receivedBytes: received, expectedBytes: expected)
             for task in observers.tasks(for: key) { task.receive(progress) }
         }
-        guard request.options.contains(.progressivePreviews) || observers.wantPreviews(key) else { return }
-        let maker = PreviewMaker(pipeline: self, key: key)
+        guard allowsPreviews, request.options.contains(.progressivePreviews) || observers.wantPreviews(key) else {
+            return nil
+        }
+        let maker = PreviewMaker(pipeline: self, key: key, context: context)
+        observers.register(maker, for: key)
         dataRequest.onPartialData = { data in maker.received(data) }
+        return maker
     }
 
     /// Decodes `data` (a prefix of a progressive JPEG) once per distinct request among the tasks that want
     /// previews, at that request's size and with its processors, and hands each preview to those tasks.
-    /// Previews are never stored in a cache; failures are dropped (the final image is what counts).
-    func makePreviews(from data: Data, key: DataJobKey) async {
+    ///
+    /// Each decode is a final decode's equal but for the truncated data it accepts: the same options (untrusted
+    /// formats included), a slot of the processing limit at the data job's priority, and cancellation (the
+    /// calling task is cancelled when the download ends or no task wants previews any more). Previews are never
+    /// stored in a cache; failures are dropped (the final image is what counts).
+    func makePreviews(from data: Data, key: DataJobKey, context: JobContext) async {
         let tasks = loadObservers.tasks(for: key).filter { $0.request.options.contains(.progressivePreviews) }
         var byImage: [ImageKey: [ImageTask]] = [:]
         for task in tasks { byImage[task.request.imageKey, default: []].append(task) }
         for group in byImage.values {
+            guard !Task.isCancelled else { return }
             guard let request = group.first?.request else { continue }
-            let options = DecodingOptions(
-                thumbnail: request.thumbnail, maxPixelCount: configuration.maxPixelCount,
-                maxFrameCount: configuration.maxFrameCount, allowsTruncatedData: true)
-            guard let decoded = try? await configuration.decoder.decode(data, options: options),
-                let processed = try? await processed(decoded, for: request)
+            let options = decodingOptions(for: request, allowsTruncatedData: true)
+            let decoded = try? await processingQueue.run(token: UniqueID.next(), priority: { context.priority }) {
+                try Task.checkCancellation()
+                return try await configuration.decoder.decode(data, options: options)
+            }
+            guard let decoded, !Task.isCancelled, let processed = try? await processed(decoded, for: request),
+                !Task.isCancelled
             else { continue }
             recorder.record { $0.previews += 1 }
             for task in group {
                 task.receive(preview: ImageResponse(
                     image: processed.image, info: processed.info, source: .network, request: task.request))
             }
-        }
-    }
-}
-
-/// Watches one download's bytes and starts a preview decode each time a new scan of a progressive JPEG has
-/// arrived, one at a time (a decode still running makes later scans wait for the next chunk). Called on the
-/// loader's thread: it only counts markers and starts a task, it never blocks.
-final class PreviewMaker: Sendable {
-    private struct State {
-        var scans = ProgressiveJPEGScans()
-        var previewedScans = 0
-        var decoding = false
-    }
-
-    private let pipeline: ImagePipeline
-    private let key: DataJobKey
-    private let state = Locked(State())
-
-    init(pipeline: ImagePipeline, key: DataJobKey) {
-        self.pipeline = pipeline
-        self.key = key
-    }
-
-    func received(_ data: Data) {
-        let start: Bool = state.withLock { state in
-            state.scans.advance(data)
-            guard state.scans.isProgressive == true, !state.scans.ended, !state.decoding,
-                state.scans.completeScans > state.previewedScans
-            else { return false }
-            state.decoding = true
-            state.previewedScans = state.scans.completeScans
-            return true
-        }
-        guard start else { return }
-        let (pipeline, key) = (self.pipeline, self.key)
-        Task.detached(priority: .utility) { [self] in
-            await pipeline.makePreviews(from: data, key: key)
-            state.withLock { $0.decoding = false }
         }
     }
 }

@@ -61,6 +61,10 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Starts loading and returns a handle whose priority can change and which can be cancelled.
+    ///
+    /// When a job for the request's image identity is running, the task has joined it before this returns (see
+    /// ``ImageTask``); the request's checks and the caches still come first, and the task leaves the job when one
+    /// of them ends the load.
     public func imageTask(for request: ImageRequest) -> ImageTask {
         ImageTask(pipeline: self, request: request)
     }
@@ -105,11 +109,39 @@ public final class ImagePipeline: Sendable {
     /// The disk cache, once opened; `nil` when none is configured or it could not be opened.
     public func diskCache() async -> DiskCache? { await diskCacheSlot.cache() }
 
+    /// - Parameter joined: the image job `subscriber` already joined (``ImageTask`` joins a running job when it is
+    ///   made); awaited instead of subscribing again, and left when a check fails or a cache answers.
     func image(
         for request: ImageRequest,
         subscriber: UInt64,
-        priority: @escaping @Sendable () -> Priority
+        priority: @escaping @Sendable () -> Priority,
+        joined: CoalescingRegistry<ImageJobKey, LoadedImage>.Subscription? = nil
     ) async throws -> ImageResponse {
+        do {
+            if let answer = try await answerWithoutJob(request) {
+                joined.map(imageJobs.leave)
+                return answer
+            }
+        } catch {
+            joined.map(imageJobs.leave)
+            throw error
+        }
+        let key = request.imageJobKey
+        let loaded: LoadedImage
+        if let joined {
+            loaded = try await imageJobs.value(of: joined)
+        } else {
+            loaded = try await imageJobs.value(for: key, subscriber: subscriber, priority: priority) {
+                [self] context in try await runImageJob(request, key: key, context: context)
+            }
+        }
+        return ImageResponse(
+            image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
+    }
+
+    /// What comes before any job: the request's checks (which throw), then the memory cache and the size-aware
+    /// lookup; `nil` when a job must load the image.
+    private func answerWithoutJob(_ request: ImageRequest) async throws -> ImageResponse? {
         recorder.record { $0.requests += 1 }
         // Validation comes before any cache: a cache shared with a more trusting pipeline must not answer.
         try validate(request)
@@ -118,12 +150,7 @@ public final class ImagePipeline: Sendable {
             recorder.record { $0.memoryHits += 1 }
             return cached
         }
-        if let resized = try await resizedFromLargerCachedImage(for: request) { return resized }
-        let key = request.imageJobKey
-        let loaded = try await imageJobs.value(for: key, subscriber: subscriber, priority: priority) {
-            [self] context in try await runImageJob(request, key: key, context: context)
-        }
-        return ImageResponse(image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
+        return try await resizedFromLargerCachedImage(for: request)
     }
 
     /// The checks that need neither DNS nor the file system: the scheme, and under an untrusted policy the

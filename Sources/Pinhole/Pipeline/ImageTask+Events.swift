@@ -35,6 +35,9 @@ extension ImageTask {
         var progress: Progress?
         var finished: Result<ImageResponse, any Error>?
         var observers: [UInt64: AsyncStream<Event>.Continuation] = [:]
+        /// Tests only: run by ``events`` on the subscribing thread as soon as it has left the lock, the first moment
+        /// at which a `finish` on another thread can come in between.
+        var afterSubscribing: (@Sendable () -> Void)?
     }
 
     /// The download's progress; `nil` before the first bytes, and for answers from a cache (nothing downloaded).
@@ -47,15 +50,16 @@ extension ImageTask {
     public var events: AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         let id = UniqueID.next()
-        let finished = eventState.withLock { state in
+        let (finished, afterSubscribing) = eventState.withLock { state in
             // The latest progress is yielded under the lock, before `finish` on another thread can take it: yielded
             // after the lock, a `finish` in between ended the stream first and the replay was dropped (an observer
             // then saw `finished` alone). A yield only buffers the event or resumes the waiting observer's task; it
             // runs no code of the observer's here.
             if let progress = state.progress { continuation.yield(.progress(progress)) }
             if state.finished == nil { state.observers[id] = continuation }
-            return state.finished
+            return (state.finished, state.afterSubscribing)
         }
+        afterSubscribing?()
         if let finished {
             continuation.yield(.finished(finished))
             continuation.finish()

@@ -2,7 +2,9 @@ import Synchronization
 
 /// A handle on one image load: await its ``response``, change its ``priority`` while it runs, or ``cancel()``.
 ///
-/// The load starts when the task is made (``ImagePipeline/imageTask(for:)``). Changing the priority re-orders
+/// The load starts when the task is made (``ImagePipeline/imageTask(for:)``): a job already running for the
+/// request is joined before that call returns, so another caller that leaves the job right after (a prefetch
+/// being stopped) does not cancel it. Changing the priority re-orders
 /// the job's queued work (download and decode) when this caller is the one that sets the job's highest
 /// priority. Cancelling makes ``response`` throw `CancellationError` at once; the shared job stops only when
 /// its last caller has gone. Follow ``progress`` and ``events`` (bytes received, progressive previews, the end).
@@ -20,17 +22,30 @@ public final class ImageTask: Sendable {
     /// Progress, previews and the event observers (ImageTask+Events.swift).
     let eventState = Locked(EventState())
 
+    /// The image job joined when the task was made, if one was running then.
+    private let joined: CoalescingRegistry<ImageJobKey, LoadedImage>.Subscription?
+
     init(pipeline: ImagePipeline, request: ImageRequest) {
         self.pipeline = pipeline
         self.request = request
-        self.currentPriority = Locked(request.priority)
+        let currentPriority = Locked(request.priority)
+        self.currentPriority = currentPriority
+        // A job already running for the request is joined here, before the caller gets the task: a caller that
+        // leaves that job in the same turn (a prefetch the caller stops for the row it now binds) then does not
+        // cancel it and its download. The checks and caches still come first in the load below, which leaves the
+        // job if one of them ends it. No job is started here: nothing has checked the request yet.
+        let requestIsValid = (try? pipeline.validate(request)) != nil
+        let priority: @Sendable () -> Priority = { currentPriority.withLock { $0 } }
+        self.joined = requestIsValid
+            ? pipeline.imageJobs.join(request.imageJobKey, subscriber: subscriber, priority: priority) : nil
         // Registered before the load starts, so that no byte of the download goes unreported.
         pipeline.loadObservers.add(self)
         // The closure holds the handle until the load ends: the priority is read from it under the lock.
-        let task = Task { [self] in
+        let task = Task { [self, joined] in
             defer { pipeline.loadObservers.remove(self) }
             do {
-                let response = try await pipeline.image(for: request, subscriber: subscriber, priority: { self.priority })
+                let response = try await pipeline.image(
+                    for: request, subscriber: subscriber, priority: { self.priority }, joined: joined)
                 finish(.success(response))
                 return response
             } catch {
@@ -68,6 +83,8 @@ public final class ImageTask: Sendable {
     /// Stops waiting; the shared job is cancelled when no other caller waits for it.
     public func cancel() {
         task.withLock { $0 }?.cancel()
+        // At once, not when the task next runs: the job joined at creation must not outlive a cancel in the same turn.
+        if let joined { pipeline.imageJobs.leave(joined) }
     }
 
     /// Whether ``cancel()`` was called.

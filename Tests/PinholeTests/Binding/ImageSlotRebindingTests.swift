@@ -10,23 +10,33 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 1))
 struct ImageSlotRebindingTests {
     @Test func loadingTheSameRequestAgainWhileItLoadsNeitherCancelsNorRestarts() async throws {
-        // Given a slot whose load waits at the source
+        // Given a slot whose load waits at the source, showing the bytes received so far
         let fixture = PipelineFixture()
+        defer { fixture.loader.close() }
         let slot = ImageSlot(pipeline: fixture.pipeline)
         defer { slot.cancel() }
         let request = ImageRequest(url: PipelineFixture.url("row.jpg"), maxPixelSize: 40)
         slot.load(request)
         try #require(await eventually { fixture.loader.waitingURLs == [request.url] })
+        let running = try #require(slot.imageTask)
+        let progress = ImageTask.Progress(receivedBytes: 100, expectedBytes: 1000)
+        running.receive(progress)
+        try #require(await eventually { await MainActor.run { slot.progress == progress } })
         // When it is bound to the same request twice more
         slot.load(request)
         slot.load(ImageRequest(url: request.url, maxPixelSize: 40))
-        // Then nothing was cancelled or started again, and the one load finishes the slot
-        #expect(fixture.loader.cancelled.isEmpty)
-        #expect(fixture.loader.calls.count == 1)
+        // Then the same load goes on: the same task, not cancelled, no other caller joined its job (a restart
+        // would join it: the old task leaves only after this turn), and the progress shown is kept
+        #expect(slot.imageTask === running)
+        #expect(!running.isCancelled)
+        #expect(fixture.pipeline.metrics.coalescedJoins == 0)
+        #expect(slot.progress == progress)
         #expect(slot.phase.isLoading)
+        // And the one load finishes the slot
         fixture.loader.releaseAutomatically()
         #expect(await eventually { await MainActor.run { slot.phase.response != nil } })
         #expect(fixture.loader.calls.count == 1)
+        #expect(fixture.loader.cancelled.isEmpty)
     }
 
     @Test func loadingTheSameRequestAgainWhileItIsShownDoesNotReload() async throws {

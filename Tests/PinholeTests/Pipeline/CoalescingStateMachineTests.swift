@@ -21,6 +21,21 @@ struct CoalescingStateMachineTests {
         #expect(machine.jobs.count == 1)
     }
 
+    @Test func joiningOnlyJoinsAJobThatRunsAndNeverStartsOne() {
+        // Given a machine with a low-priority job for "a"
+        var machine = Machine()
+        _ = machine.subscribe("a", subscriber: 1, priority: .low, payload: "s1")
+        // When subscriber 2 joins "a" at high priority and subscriber 3 tries to join "b"
+        let joined = machine.join("a", subscriber: 2, priority: .high, payload: "s2")
+        let absent = machine.join("b", subscriber: 3, priority: .normal, payload: "s3")
+        // Then "a" is joined and raised, and nothing is started for "b"
+        #expect(joined == .join(jobID: 1, newPriority: .high))
+        #expect(absent == nil)
+        #expect(machine.jobs.count == 1 && machine.jobs["b"] == nil)
+        // And the joined subscriber is handed back when the job completes
+        #expect(Set(machine.complete("a", jobID: 1)) == ["s1", "s2"])
+    }
+
     @Test func jobRunsAtTheHighestPriorityOfItsSubscribers() {
         var machine = Machine()
         _ = machine.subscribe("a", subscriber: 1, priority: .low, payload: "s1")
