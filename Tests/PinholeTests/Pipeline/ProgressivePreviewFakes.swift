@@ -1,53 +1,6 @@
 import Foundation
 import Pinhole
 
-/// A gate tasks wait at until the test opens it; a waiting task's cancellation ends its wait with
-/// `CancellationError`. Open by default.
-final class TaskGate: Sendable {
-    private struct State {
-        var isOpen: Bool
-        var waiting: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        var nextID: UInt64 = 0
-    }
-
-    private let state: Locked<State>
-
-    init(open: Bool = true) { state = Locked(State(isOpen: open)) }
-
-    func close() { state.withLock { $0.isOpen = false } }
-
-    func open() {
-        let waiting = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiting.removeAll() }
-            return Array(state.waiting.values)
-        }
-        for continuation in waiting { continuation.resume() }
-    }
-
-    /// Returns once the gate is open.
-    /// - Throws: `CancellationError` when the waiting task is cancelled.
-    func pass() async throws {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let now: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.isOpen { return .success(()) }
-                    state.waiting[id] = continuation
-                    return nil
-                }
-                if let now { continuation.resume(with: now) }
-            }
-        } onCancel: {
-            state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-        }
-    }
-}
-
 /// A progressive JPEG's marker structure (SOI, SOF2, three scans, EOI) with filler entropy data: enough for the
 /// pipeline's scan counting and sniffing; ``PreviewDecoder`` makes the pictures.
 enum SyntheticProgressiveJPEG {
@@ -74,7 +27,7 @@ enum SyntheticProgressiveJPEG {
 /// Streams ``SyntheticProgressiveJPEG`` with progress and partial data. For a URL whose path contains "slow" it
 /// stops after the first complete scan and waits at ``gate``; other URLs get the whole body at once.
 final class ScanStreamingLoader: DataLoading {
-    let gate = TaskGate(open: false)
+    let gate = TestGate(open: false)
     private let wantedPartialData = Locked<[URL]>([])
     private let pausedURLs = Locked<[URL]>([])
 
@@ -109,8 +62,8 @@ final class PreviewDecoder: ImageDecoding {
         var previewOptions: [DecodingOptions] = []
     }
 
-    let previewGate = TaskGate()
-    let finalGate = TaskGate()
+    let previewGate = TestGate()
+    let finalGate = TestGate()
     private let counts = Locked(Counts())
 
     var previewStarts: Int { counts.withLock { $0.previewStarts } }
