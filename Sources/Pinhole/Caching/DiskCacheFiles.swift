@@ -19,13 +19,15 @@ struct DiskCacheFiles: Sendable {
         directory.appendingPathComponent(name, isDirectory: false)
     }
 
-    /// Creates the directory if needed and proves that a file can be created in it.
+    /// Creates the directory if needed (owner-only, `0700`: entries may hold private images) and proves that a
+    /// file can be created in it.
     ///
     /// - Throws: ``PinholeError/Code/cacheUnavailable`` when the directory cannot be created or written.
     func prepareDirectory() throws(PinholeError) {
         let path = directory.path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let probe = try writeTemporary(Data("probe".utf8))
             try FileManager.default.removeItem(at: probe)
         } catch {
@@ -76,11 +78,15 @@ struct DiskCacheFiles: Sendable {
         try? Data(contentsOf: url(for: name))
     }
 
-    /// Writes `data` to a new temporary file in the directory and returns its URL.
+    /// Writes `data` to a new temporary file in the directory, readable by the owner only (`0600`: a directory
+    /// made by an older version, or by the user, may be open to others), and returns its URL.
     func writeTemporary(_ data: Data) throws -> URL {
         let url = url(for: Self.temporaryPrefix + UUID().uuidString)
         do {
             try data.write(to: url, options: .withoutOverwriting)
+            guard chmod(url.path, 0o600) == 0 else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+            }
         } catch {
             remove(url)  // a partial file (disk full)
             throw error
