@@ -1,11 +1,11 @@
 import Foundation
 
-/// The layout of a disk-cache entry file (version 1). All integers are little-endian.
+/// The layout of a disk-cache entry file (version 2). All integers are little-endian.
 ///
 /// ```
 /// offset  size  field
 ///      0     4  magic "PHDC"
-///      4     4  version (1)
+///      4     4  version (2)
 ///      8     4  key length K (bytes of UTF-8)
 ///     12     4  metadata length M (bytes of JSON)
 ///     16     8  data length D
@@ -20,7 +20,9 @@ import Foundation
 /// writer leaves only a temporary file behind.
 enum DiskCacheEntryFormat {
     static let magic: UInt32 = 0x4344_4850  // "PHDC" read as a little-endian UInt32
-    static let version: UInt32 = 1
+    /// 2 since every request header joins the source key: a version-1 entry may be another user's answer
+    /// stored under the bare URL, so version-1 files are dropped when the cache opens.
+    static let version: UInt32 = 2
     static let headerSize = 24
     static let trailerSize = 4
 

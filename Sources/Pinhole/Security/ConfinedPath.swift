@@ -41,9 +41,13 @@ enum ConfinedPath {
     }
 
     /// Whether the resolved `path` lies inside the resolved `root` (the root itself is not inside).
+    ///
+    /// Compared byte by byte, as the kernel compares names: Swift's `String` comparison would take `café` and
+    /// `cafe\u{301}` (two directories on disk) for one.
     static func isInside(_ path: String, root: String) -> Bool {
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        return path.hasPrefix(prefix) && path.count > prefix.count
+        let prefix = Array((root.hasSuffix("/") ? root : root + "/").utf8)
+        let bytes = Array(path.utf8)
+        return bytes.count > prefix.count && bytes.starts(with: prefix)
     }
 
     /// The path the open `descriptor` refers to, as the kernel names it (`/proc/self/fd/N`, Linux); `nil` when

@@ -102,6 +102,16 @@ struct FileRootEscapeTests {
         #expect(inside.data == Data("inside the root".utf8))
     }
 
+    @Test func aSiblingWhoseNameIsUnicodeEquivalentToTheRootIsOutsideIt() {
+        // Given a root named with a composed é and a sibling named with e + combining acute (another directory)
+        let root = "/srv/caf\u{E9}"
+        let sibling = "/srv/cafe\u{301}/secret.jpg"
+        // Then the sibling is outside (names compare as the kernel compares them: byte by byte)
+        #expect(!ConfinedPath.isInside(sibling, root: root))
+        #expect(ConfinedPath.isInside(root + "/inside.jpg", root: root))
+        #expect(!ConfinedPath.isInside(root, root: root) && !ConfinedPath.isInside(root + "-sibling/x", root: root))
+    }
+
     @Test func aRootThatIsALinkStillServesTheFilesInsideIt() async throws {
         // Given the allowed root named through a link to it
         let tree = try Tree()
