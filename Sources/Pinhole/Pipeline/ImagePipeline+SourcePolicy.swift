@@ -38,8 +38,9 @@ extension ImagePipeline {
         return (adjusted, sourceGuard)
     }
 
-    /// Under an untrusted policy, the full check of `url` (DNS included) on ``WorkerThreadPool/io``; nothing
-    /// blocks when ``isCheckedWithoutResolving(_:)`` (the non-blocking check already said everything).
+    /// Under an untrusted policy, the full check of `url`: a host name's DNS on
+    /// ``WorkerThreadPool/hostResolution`` (a cancelled caller leaves at once, the lookup runs out on its thread),
+    /// a file's path on ``WorkerThreadPool/io``; nothing blocks when ``isCheckedWithoutResolving(_:)``.
     func checkSource(_ url: URL) async throws {
         guard let sourceGuard else { return }
         try Task.checkCancellation()
@@ -47,7 +48,11 @@ extension ImagePipeline {
             try sourceGuard.checkWithoutResolving(url)
             return
         }
-        try await WorkerThreadPool.io.run { try sourceGuard.check(url) }
+        if url.isFileURL {
+            try await WorkerThreadPool.io.run { try sourceGuard.check(url) }
+        } else {
+            try await WorkerThreadPool.hostResolution.runAbandoningOnCancel { try sourceGuard.check(url) }
+        }
         try Task.checkCancellation()
     }
 

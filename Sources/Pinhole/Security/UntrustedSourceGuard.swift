@@ -6,7 +6,7 @@ public import Foundation
 /// - ``check(_:)``, before a request starts: the scheme, the file root, and the host — an address literal in any
 ///   spelling, or a name whose addresses (from ``resolver``) are refused when *any* of them is non-public. It
 ///   blocks while it resolves: call it off Swift's cooperative pool (the pipeline runs it on
-///   ``WorkerThreadPool/io``).
+///   ``WorkerThreadPool/hostResolution`` for names, ``WorkerThreadPool/io`` for files).
 /// - ``checkConnection(to:for:)``, as ``HTTPDataLoader``'s connection policy: every address the loader is about
 ///   to open a socket to, for the first URL and every redirect, on the loader's thread. A refused address never
 ///   gets a SYN.
