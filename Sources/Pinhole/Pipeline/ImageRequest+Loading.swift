@@ -39,7 +39,10 @@ extension ImageRequest {
     static func sourceKey(_ override: String?, url: URL, headers: [String: String]) -> String {
         let base = override ?? defaultSourceKey(for: url)
         guard !headers.isEmpty else { return base }
-        let text = headers.map { "\($0.key.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
+        // Length-prefixed, so no name or value (a line break included: the loader refuses those only later)
+        // can make one set of headers read as another.
+        let text = headers.map { (name: $0.key.lowercased(), value: $0.value) }.sorted { $0.name < $1.name }
+            .map { "\($0.name.utf8.count):\($0.name)\($0.value.utf8.count):\($0.value)" }.joined()
         return base + "#headers=" + DiskCacheChecksum.fileName(forKey: text)
     }
 

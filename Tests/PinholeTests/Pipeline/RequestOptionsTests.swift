@@ -30,6 +30,10 @@ struct RequestOptionsTests {
         #expect(!keys.contains { $0.contains("alice") || $0.contains("bob") || $0.contains("carol") || $0.contains("webp") })
         #expect(alice.sourceKey.hasPrefix(url.absoluteString + "#headers="))
         #expect(accept.dataJobKey != anonymous.dataJobKey)
+        // And no value can pose as another set of headers (a line break, or a name's text inside a value)
+        let smuggled = ImageRequest(url: url, headers: ["A": "1\nb: 2"])
+        let two = ImageRequest(url: url, headers: ["A": "1", "B": "2"])
+        #expect(smuggled.sourceKey != two.sourceKey)
         // And setting headers later re-keys the request
         var late = anonymous
         late.headers = ["Authorization": "Bearer alice-secret"]
