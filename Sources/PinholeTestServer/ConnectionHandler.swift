@@ -94,10 +94,10 @@ struct ConnectionHandler {
         case .normal, .trickle: behaviorKeepsConnection = true
         default: behaviorKeepsConnection = false
         }
-        let keepAlive = clientKeepAlive && !routeWantsClose && behaviorKeepsConnection
+        let keepAlive = clientKeepAlive && !routeWantsClose && behaviorKeepsConnection && route.declaresLength
         let head = HTTPResponseHead.encode(
             status: status, headers: route.headers, etag: route.etag,
-            contentLength: hasBody ? route.body.count : nil, close: !keepAlive)
+            contentLength: hasBody && route.declaresLength ? route.body.count : nil, close: !keepAlive)
         let completion: ServerStorage.RequestEnd = notModified ? .notModified : .completed
 
         switch route.behavior {

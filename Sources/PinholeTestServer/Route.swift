@@ -20,6 +20,9 @@ public struct Route: Sendable {
     public var etag: String?
     /// How the response is delivered; ``Behavior/normal`` by default.
     public var behavior: Behavior = .normal
+    /// `false` sends no `Content-Length`: the body ends when the server closes the connection (a client cannot
+    /// know its size in advance). `true` by default.
+    public var declaresLength = true
 
     /// Fault injection: how the body reaches the client. Byte counts are body bytes, after the head.
     public enum Behavior: Sendable, Equatable {

@@ -53,6 +53,21 @@ struct RedirectCacheTests {
         #expect(await harness.pipeline.diskCache()?.count == 1)
     }
 
+    @Test(arguments: ["must-revalidate", "no-cache"])
+    func aRedirectThatForbidsStaleUseKeepsTheEntryFromBeingUsedOffline(_ directive: String) async throws {
+        // Given /avatar → 302 with Cache-Control: <directive> → /target.jpg fresh for a year, loaded once
+        var redirect = Route.redirect(to: "/target.jpg")
+        redirect.headers["cache-control"] = directive
+        let harness = try await loadedThroughRedirect(redirect)
+        // When a new run asks for it offline
+        var offline = harness.request("/avatar", size: 64)
+        offline.options = [.returnCacheDataDontLoad]
+        let result = await Result { try await harness.restarted().pipeline.image(for: offline) }
+        // Then the stale entry is not used without the server (RFC 9111 §5.2.2.2, §5.2.2.4)
+        guard case .failure(let error) = result else { Issue.record("served offline: \(result)"); return }
+        #expect((error as? PinholeError)?.code == .notCached, "\(error)")
+    }
+
     @Test func aChangedAvatarBehindA302IsSeenOnTheNextUse() async throws {
         // Given /avatar → 302 → /target.jpg, loaded once
         let harness = try await loadedThroughRedirect(.redirect(to: "/target.jpg"))

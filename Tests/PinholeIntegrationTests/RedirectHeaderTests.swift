@@ -92,6 +92,27 @@ struct RedirectHeaderTests {
         await second.shutDown()
     }
 
+    @Test func aRedirectsOwnBodyIsBoundedByTheSizeLimit() async throws {
+        // Given /start → 302 whose own body is 2 MB, sent slowly without a declared end (a hostile server)
+        let server = try PinholeTestServer()
+        var redirect = Route.redirect(to: "/target")
+        redirect.body = Data(repeating: 0x41, count: 2_000_000)
+        redirect.behavior = .trickle(bytes: 64_000, every: .milliseconds(5))
+        redirect.declaresLength = false
+        server.route("/start", redirect)
+        server.route("/target", .image(try await Fixture.input("orient-1.jpg")))
+        var settings = Harness.fastLoader()
+        settings.maxResponseBytes = 100_000
+        let loader = HTTPDataLoader(configuration: settings)
+        // When it loads, Then the redirect is refused as too large before its body is read to the end
+        let error = await #expect(throws: PinholeError.self) {
+            _ = try await loader.loadData(for: DataRequest(url: server.url("/start")))
+        }
+        #expect(error?.code == .dataTooLarge, "\(String(describing: error))")
+        #expect(server.requestCount(for: "/target") == 0)
+        await server.shutDown()
+    }
+
     @Test func theSizeLimitStillAppliesToARedirectTarget() async throws {
         // Given /start → /big.jpg whose body is over the size limit
         let server = try PinholeTestServer()

@@ -58,7 +58,12 @@ extension CurlTransfer {
 
     /// Returns `false` to stop the transfer.
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard finalHead != nil else { return true }  // a body of a response that is not delivered
+        guard finalHead != nil else {
+            // A redirect's (or an interim response's) body is dropped, but bounded like any body: a 302 with an
+            // endless chunked body would otherwise be read until the deadline.
+            discardedBytes += bytes.count
+            return discardedBytes <= options.maxResponseBytes || stop(tooLarge("sent more bytes before the redirect"))
+        }
         if body.count + bytes.count > options.maxResponseBytes { return stop(tooLarge("sent more bytes")) }
         body.append(contentsOf: bytes)
         if options.requiresImageContent && !sniffed && body.count >= 64 {

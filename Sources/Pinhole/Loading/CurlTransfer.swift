@@ -23,6 +23,8 @@ final class CurlTransfer {
     var finalHead: HTTPResponseHead?
     var body = Data()
     var sniffed = false
+    /// Body bytes of responses that are not delivered (redirects), counted against the response limit.
+    var discardedBytes = 0
     /// Why a callback stopped the transfer (it then returned an error code to libcurl); reported instead of
     /// libcurl's own code.
     var failure: (any Error)?
@@ -164,6 +166,7 @@ final class CurlTransfer {
         redirectHead = nil
         body = Data()
         sniffed = false
+        discardedBytes = 0
         failure = nil
         refusal = nil
         progress = ProgressThrottle()
