@@ -67,11 +67,13 @@ extension ImagePipeline {
         {
             await storeOriginal(loaded.data, metadata: metadata, for: dataKey.sourceKey)
         }
+        // A reload's bytes are newer than every other size made before it.
+        if request.options.contains(.reloadIgnoringCachedData), loaded.source == .network {
+            await removeOlderVariants(of: key.image)
+        }
         await storeEncodedImage(result, for: request, key: key, from: loaded)
         if key.writesMemoryCache {
-            // A reload's bytes are newer than every other size made before it.
-            let reloaded = request.options.contains(.reloadIgnoringCachedData) && loaded.source == .network
-            storeInMemory(result, for: key.image, replacingOlderVariants: reloaded)
+            storeInMemory(result, for: key.image)
         }
         return LoadedImage(decoded: result, source: loaded.source)
     }

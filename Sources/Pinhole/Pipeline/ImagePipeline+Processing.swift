@@ -11,27 +11,30 @@ extension ImagePipeline {
     }
 
     /// Stores a processed image in the memory cache and notes its size for the size-aware lookup.
-    ///
-    /// With `replacingOlderVariants` (the image was made from bytes a reload fetched), every other size of the
-    /// same source and processors is removed first: those were made from the older bytes, and neither an exact
-    /// hit nor the size-aware lookup may answer with them after the reload.
-    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey, replacingOlderVariants: Bool = false) {
+    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey) {
         guard let memoryCache = configuration.memoryCache else { return }
+        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
         let group = Self.variantGroup(key)
         var known = memoryVariants[group] ?? []
-        if replacingOlderVariants {
-            for thumbnail in known where thumbnail != key.thumbnail {
-                _ = memoryCache.removeValue(
-                    for: ImageKey(sourceKey: key.sourceKey, thumbnail: thumbnail, processing: key.processing))
-            }
-            known = known.filter { $0 == key.thumbnail }
-            memoryVariants.insert(known, for: group, cost: 0)
-        }
-        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
         if !known.contains(key.thumbnail) {
             known.append(key.thumbnail)
             memoryVariants.insert(known, for: group, cost: 0)
         }
+    }
+
+    /// After a reload made `key`'s image from newer bytes: removes every other size of the same source and
+    /// processors this pipeline knows, from memory and their encoded copies from disk, so neither an exact hit, a
+    /// stored thumbnail nor the size-aware lookup answers with the older bytes. Sizes stored by an earlier process
+    /// and not asked since are not known here (their entries keep their own freshness).
+    func removeOlderVariants(of key: ImageKey) async {
+        let group = Self.variantGroup(key)
+        let older = (memoryVariants[group] ?? []).filter { $0 != key.thumbnail }
+        guard !older.isEmpty else { return }
+        memoryVariants.insert([key.thumbnail], for: group, cost: 0)
+        let keys = older.map { ImageKey(sourceKey: key.sourceKey, thumbnail: $0, processing: key.processing) }
+        for variant in keys { _ = configuration.memoryCache?.removeValue(for: variant) }
+        guard let disk = await diskCacheSlot.cache() else { return }
+        for variant in keys { await disk.removeEntry(for: EncodedImageEntry.diskKey(for: variant)) }
     }
 
     /// The variant index key: the same source and processors.

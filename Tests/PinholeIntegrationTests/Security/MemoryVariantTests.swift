@@ -9,10 +9,15 @@ import Testing
 /// against reloads: sides whose products overflow, and sizes made from bytes older than a reload.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct MemoryVariantTests {
-    static func pipeline() -> ImagePipeline {
-        ImagePipeline(configuration: ImagePipeline.Configuration(
+    /// A pipeline with libvips; with `directory`, a disk cache there that keeps thumbnails encoded (`.automatic`).
+    static func pipeline(directory: URL? = nil) -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration(
             decoder: VipsDecoder(),
-            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader()))))
+            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())),
+            encoder: VipsEncoder())
+        configuration.diskCacheDirectory = directory
+        configuration.diskCachePolicy = .automatic
+        return ImagePipeline(configuration: configuration)
     }
 
     @Test(arguments: [(1, 1 << 62), (1 << 62, 1), (1 << 62, 1 << 62), (3, (1 << 62) - 1)])
@@ -40,21 +45,28 @@ struct MemoryVariantTests {
         #expect(PixelSize(width: width, height: height).pixelCount >= max(width, height))
     }
 
-    @Test func afterAReloadNoSmallerSizeComesFromTheOlderBytes() async throws {
-        // Given a photo (red) shown at 400 px and at 100 px: both in the memory cache
+    @Test(arguments: [false, true])
+    func afterAReloadNoSmallerSizeComesFromTheOlderBytes(diskCache: Bool) async throws {
+        // Given a photo (red) shown at 400 px and at 100 px: both in the memory cache (and, with a disk cache,
+        // stored encoded on disk)
         let server = try PinholeTestServer()
         defer { server.stop() }
         server.route("/r.jpg", .image(try await CrossRequestCacheTests.jpeg((230, 20, 20))))
-        let pipeline = Self.pipeline()
+        let directory = diskCache ? Harness.temporaryDirectory() : nil
+        defer { directory.map { try? FileManager.default.removeItem(at: $0) } }
+        let pipeline = Self.pipeline(directory: directory)
         let url = server.url("/r.jpg")
-        _ = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 400, allowsUpscaling: true)))
+        // (the smaller first, so it is decoded and stored, not shrunk from the larger)
         _ = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100, allowsUpscaling: true)))
+        _ = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 400, allowsUpscaling: true)))
         // When the photo changes (blue) and the 400 px one is reloaded
         server.route("/r.jpg", .image(try await CrossRequestCacheTests.jpeg((20, 20, 230))))
         var reload = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 400, allowsUpscaling: true))
         reload.options = [.reloadIgnoringCachedData]
         let reloaded = try await pipeline.image(for: reload)
-        // Then a 100 px and a 50 px request show the new photo, not the pre-reload picture
+        // Then a 100 px and a 50 px request show the new photo, not the pre-reload picture, also once the memory
+        // cache is gone (the stored thumbnails)
+        if diskCache { pipeline.removeAllCachedImages() }
         let small = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100, allowsUpscaling: true)))
         let smaller = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 50, allowsUpscaling: true)))
         for response in [reloaded, small, smaller] {
