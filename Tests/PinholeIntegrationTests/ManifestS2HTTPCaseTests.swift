@@ -9,13 +9,7 @@ import Testing
 /// (a second pipeline on it stands for the second run).
 @Suite(.timeLimit(scaledMinutes: 2))
 struct ManifestS2HTTPCaseTests {
-    static let inputs = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/cases-s2/inputs")
-
-    static func input(_ name: String) async throws -> Data {
-        let url = inputs.appendingPathComponent(name)
-        return try await WorkerThreadPool.io.run { try Data(contentsOf: url) }
-    }
+    static func input(_ name: String) async throws -> Data { try await Fixture.input(name, caseSet: "cases-s2") }
 
     /// Red, green, blue, yellow quadrant centres (±12 per channel), as the manifest expects.
     private func expectQuadrants(_ image: PixelImage, sourceLocation: SourceLocation = #_sourceLocation) {

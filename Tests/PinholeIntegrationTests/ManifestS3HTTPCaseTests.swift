@@ -9,13 +9,7 @@ import Testing
 /// directory (a second pipeline on it stands for the second run).
 @Suite(.timeLimit(scaledMinutes: 2))
 struct ManifestS3HTTPCaseTests {
-    static let inputs = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/cases-s3/inputs")
-
-    static func input(_ name: String) async throws -> Data {
-        let url = inputs.appendingPathComponent(name)
-        return try await WorkerThreadPool.io.run { try Data(contentsOf: url) }
-    }
+    static func input(_ name: String) async throws -> Data { try await Fixture.input(name, caseSet: "cases-s3") }
 
     static func offline(_ request: ImageRequest) -> ImageRequest {
         var offline = request

@@ -75,8 +75,10 @@ enum Fixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/cases")
 
-    static func input(_ name: String) async throws -> Data {
-        let url = cases.appendingPathComponent("inputs").appendingPathComponent(name)
+    /// `name` from `Tests/Fixtures/<caseSet>/inputs` (`cases`, `cases-s2`, `cases-s3`).
+    static func input(_ name: String, caseSet: String = "cases") async throws -> Data {
+        let url = cases.deletingLastPathComponent().appendingPathComponent(caseSet)
+            .appendingPathComponent("inputs").appendingPathComponent(name)
         return try await WorkerThreadPool.io.run { try Data(contentsOf: url) }
     }
 }
