@@ -10,15 +10,9 @@ import Testing
 /// their own colour, so a test sees whose image it got.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct CrossRequestCacheTests {
-    /// A pipeline with libvips, a disk cache in `directory` keeping originals and thumbnails.
+    /// libvips, a disk cache in `directory` keeping originals and thumbnails.
     static func pipeline(directory: URL) -> ImagePipeline {
-        var configuration = ImagePipeline.Configuration(
-            decoder: VipsDecoder(),
-            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())),
-            encoder: VipsEncoder())
-        configuration.diskCacheDirectory = directory
-        configuration.diskCachePolicy = .storeAll
-        return ImagePipeline(configuration: configuration)
+        RequestAPIIntegrationTests.pipeline(directory: directory, policy: .storeAll)
     }
 
     /// A 64×48 JPEG of one colour.

@@ -10,11 +10,7 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 2))
 struct DiskPoisoningTests {
     static func pipeline(directory: URL) -> ImagePipeline {
-        var configuration = ImagePipeline.Configuration(
-            decoder: VipsDecoder(),
-            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())))
-        configuration.diskCacheDirectory = directory
-        return ImagePipeline(configuration: configuration)
+        RequestAPIIntegrationTests.pipeline(directory: directory, policy: .storeOriginalData)
     }
 
     /// A real JPEG cut to its first half: a valid header, sniffed as JPEG, that does not decode.

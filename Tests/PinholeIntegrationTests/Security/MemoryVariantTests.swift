@@ -9,15 +9,9 @@ import Testing
 /// against reloads: sides whose products overflow, and sizes made from bytes older than a reload.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct MemoryVariantTests {
-    /// A pipeline with libvips; with `directory`, a disk cache there that keeps thumbnails encoded (`.automatic`).
+    /// libvips; with `directory`, a disk cache there that keeps thumbnails encoded (`.automatic`).
     static func pipeline(directory: URL? = nil) -> ImagePipeline {
-        var configuration = ImagePipeline.Configuration(
-            decoder: VipsDecoder(),
-            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())),
-            encoder: VipsEncoder())
-        configuration.diskCacheDirectory = directory
-        configuration.diskCachePolicy = .automatic
-        return ImagePipeline(configuration: configuration)
+        RequestAPIIntegrationTests.pipeline(directory: directory)
     }
 
     @Test(arguments: [(1, 1 << 62), (1 << 62, 1), (1 << 62, 1 << 62), (3, (1 << 62) - 1)])
