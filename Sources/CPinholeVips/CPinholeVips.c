@@ -1,5 +1,6 @@
 // CPinholeVips: see include/CPinholeVips.h for why each wrapper exists.
 #include "CPinholeVips.h"
+#include "CPinholeVipsErrorCapture.h"
 #include "CPinholeVipsOrcLock.h"
 
 #include <pthread.h>
@@ -88,8 +89,11 @@ static void capture_push(const char *message) {
     }
 }
 
+int CPinholeVips_capture_is_open(void) { return capture_depth > 0 ? 1 : 0; }
+
 void CPinholeVips_capture_begin(void) {
     if (capture_depth == 0) {
+        CPinholeVips_errors_reset();
         capture_length = 0;
         capture_text[0] = '\0';
         capture_last[0] = '\0';
@@ -184,14 +188,6 @@ int CPinholeVips_init(void) {
 }
 
 const char *CPinholeVips_version(void) { return vips_version_string(); }
-
-void CPinholeVips_take_error(char *buf, size_t len) {
-    char *copy = vips_error_buffer_copy();  // copies and clears
-    if (len > 0) {
-        snprintf(buf, len, "%s", copy ? copy : "");
-    }
-    g_free(copy);
-}
 
 // MARK: - Decoding
 

@@ -80,17 +80,19 @@ public enum Vips {
         }
     }
 
-    /// Takes (copies and clears) the libvips error buffer, trimmed, with the warnings this thread logged inside
-    /// ``capturingWarnings(_:)``: libvips reports some failures' causes only as a warning (libpng's errors, such as
+    /// Takes (copies and clears) libvips' errors, trimmed, with the warnings this thread logged inside
+    /// ``capturingWarnings(_:)`` (which also keeps this thread's errors apart from other decodes'): libvips reports some failures' causes only as a warning (libpng's errors, such as
     /// `"CgBI: unhandled critical chunk"` or `"IDAT: CRC error"`, next to no error text or a bare
     /// `"vipspng: libpng read error"`). Gives `"libvips gave no error; it warned: …"` when the buffer is empty,
     /// `"<error> (libvips warned: …)"` when both have words, `"no message from libvips"` when neither has.
     ///
-    /// - Note: the error buffer is process-global, so under concurrency it may hold another decode's words too;
-    ///   treat the text as a diagnostic. The captured warnings are this thread's own.
-    static func takeErrorMessage() -> String {
+    /// - Parameter ownThreadOnly: `true` for a step that computes no pixels (a header read): then only the errors
+    ///   raised on this thread count. Otherwise, when this thread raised none, the errors libvips' worker threads
+    ///   left in its process-global buffer are taken, which under concurrency may be another decode's words too:
+    ///   treat the text as a diagnostic. The captured warnings are always this thread's own.
+    static func takeErrorMessage(ownThreadOnly: Bool = false) -> String {
         var buffer = [CChar](repeating: 0, count: 1024)
-        CPinholeVips_take_error(&buffer, buffer.count)
+        CPinholeVips_take_error(&buffer, buffer.count, ownThreadOnly ? 1 : 0)
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let joined = lines.filter { !$0.isEmpty }.joined(separator: "; ")

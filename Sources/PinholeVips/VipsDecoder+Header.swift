@@ -62,7 +62,7 @@ extension VipsDecoder {
         var raw = CPinholeVips_Header()
         let status = data.withUnsafeBytes { CPinholeVips_read_header($0.baseAddress, $0.count, &raw) }
         guard status == 0 else {
-            let message = Vips.takeErrorMessage()
+            let message = Vips.takeErrorMessage(ownThreadOnly: true)
             let loader = withUnsafeBytes(of: raw.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if loader.isEmpty {
                 // No loader claims data that ends early in a format's header (a TIFF cut before its directory).

@@ -87,7 +87,7 @@ struct UntrustedDecodingTests {
         options.untrustedFormats = ImageFormat.untrustedDefault
         let slow = Task { try await decoder.decode(DecodeInterruptionTests.slowPNG, options: options) }
         defer { slow.cancel() }
-        try #require(try await DecodeInterruptionTests.waitForTicks(20, of: switches))
+        try #require(await DecodeInterruptionTests.waitForTicks(20, of: switches))
 
         // When a trusted decode that needs an untrusted loader (a BMP, read by ImageMagick) starts meanwhile
         let bmp = try await Fixtures.caseFile("inputs/bmp24.bmp")

@@ -66,6 +66,43 @@ struct WarningOnlyFailureTests {
         }
     }
 
+    @Test func anErrorLibvipsLeftBehindInAnotherDecodeNeverJoinsAFailuresMessage() async throws {
+        // Given decodes that succeed while libvips records an error it then recovers from, on many threads
+        // (libheif's reads past the end of AVIF and HEIC files: "source: bad seek to …")
+        let broken = try await Self.pngWithBrokenHeaderCRC()
+        let images = [
+            try await Fixtures.caseFile("inputs/avif-basic.avif"),
+            try await Fixtures.caseFile("inputs/heic-basic.heic"),
+        ]
+        for image in images {
+            _ = try await VipsDecoder().decode(image, options: DecodingOptions(thumbnail: .init(maxPixelSize: 32)))
+        }
+
+        // When a PNG that libpng refuses is decoded next, after and among them
+        let messages = try await withThrowingTaskGroup(of: String?.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    if index % 3 != 0 {
+                        _ = try await VipsDecoder().decode(
+                            images[index % 2], options: DecodingOptions(thumbnail: .init(maxPixelSize: 32)))
+                        return nil
+                    }
+                    do {
+                        _ = try await VipsDecoder().decode(broken, options: DecodingOptions())
+                        return "decoded"
+                    } catch let error as PinholeError { return error.message }
+                }
+            }
+            return try await group.reduce(into: [String]()) { if let message = $1 { $0.append(message) } }
+        }
+
+        // Then each failure carries libpng's words and nothing from the decodes that succeeded
+        #expect(messages.count == 8)
+        for message in messages {
+            #expect(message == "cannot decode png: libvips gave no error; it warned: IHDR: CRC error")
+        }
+    }
+
     @Test func concurrentFailuresEachCarryOnlyTheirOwnWarning() async throws {
         // Given two PNGs libpng refuses for different reasons
         let broken = try await Self.pngWithBrokenHeaderCRC()

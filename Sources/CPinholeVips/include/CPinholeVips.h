@@ -7,8 +7,8 @@
 // - Macros: VIPS_INIT is a macro; image field access is wrapped so Swift never depends on struct layout.
 // - Process-wide setup done once (pthread_once): init, cache off, concurrency 1, and GLib log handlers that
 //   capture every warning into a bounded ring buffer instead of printing it to stderr.
-// - Error text: libvips keeps one process-global error buffer; CPinholeVips_take_error copies it into a
-//   caller buffer and clears it, so Swift never holds a pointer into libvips' memory.
+// - Error text: CPinholeVips_take_error copies the calling thread's libvips errors into a caller buffer and
+//   clears them (CPinholeVipsErrorCapture.h), so Swift never holds a pointer into libvips' memory.
 // - Pixel copy: CPinholeVips_copy_pixels writes an image straight into a caller buffer (one copy, no
 //   intermediate malloc).
 //
@@ -54,8 +54,8 @@ void CPinholeVips_capture_end(void);
 /// when no capture is open. The capture stays open and keeps its text.
 void CPinholeVips_captured_warnings(char *buf, size_t len);
 
-/// Copies the libvips error buffer into `buf` (NUL-terminated) and clears it.
-void CPinholeVips_take_error(char *buf, size_t len);
+// CPinholeVips_take_error: see CPinholeVipsErrorCapture.h.
+#include "CPinholeVipsErrorCapture.h"
 
 /// What an image header says, read without decoding pixels.
 typedef struct {
