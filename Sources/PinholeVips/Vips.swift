@@ -32,6 +32,12 @@ public enum Vips {
         CPinholeVips_orc_lock_installed() != 0
     }
 
+    /// Whether libvips' calls to its error functions reach the shim's per-thread wrappers
+    /// (CPinholeVipsErrorCapture.c); without them, every error goes to libvips' one global buffer.
+    package static var errorCaptureInstalled: Bool {
+        CPinholeVips_error_capture_installed() != 0
+    }
+
     /// ORC programs compiled and freed through the locked wrappers since the process started.
     package static var orcProgramCounts: (compiled: Int, freed: Int) {
         (CPinholeVips_orc_compile_count(), CPinholeVips_orc_free_count())
