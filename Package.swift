@@ -12,14 +12,17 @@ let package = Package(
     name: "Pinhole",
     products: [
         .library(name: "Pinhole", targets: ["Pinhole"]),
+        .library(name: "PinholeCurl", targets: ["PinholeCurl"]),
         .library(name: "PinholeVips", targets: ["PinholeVips"]),
         .library(name: "PinholeTestServer", targets: ["PinholeTestServer"]),
         .executable(name: "pinhole", targets: ["pinhole"]),
     ],
     targets: [
-        // The pipeline. No codec (the decoder is injected, so an ImageIO decoder can be added for Apple platforms);
-        // its one C library is libcurl, the HTTP transport.
-        .target(name: "Pinhole", dependencies: ["CCurl", "CPinholeCurl"], swiftSettings: strictSettings),
+        // The pipeline: no C (the decoder and the HTTP loader are injected, so ImageIO and URLSession can serve
+        // on Apple platforms).
+        .target(name: "Pinhole", swiftSettings: strictSettings),
+        // HTTP(S) through libcurl's multi interface: the loader the Linux assembly supplies.
+        .target(name: "PinholeCurl", dependencies: ["Pinhole", "CCurl", "CPinholeCurl"], swiftSettings: strictSettings),
         // libcurl headers and linking, found through pkg-config (Debian: libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Fixed-argument wrappers over libcurl's variadic setopt/getinfo calls, and the socket-open helpers.
@@ -43,7 +46,7 @@ let package = Package(
         // VipsDecoder: shrink-on-load thumbnails, orientation, sRGB, limits, encoders; TurboJPEG fast path.
         .target(
             name: "PinholeVips",
-            dependencies: ["Pinhole", "CPinholeVips", "CPinholeCodecs", "CTurboJPEG", "CPinholeJPEG"],
+            dependencies: ["Pinhole", "PinholeCurl", "CPinholeVips", "CPinholeCodecs", "CTurboJPEG", "CPinholeJPEG"],
             swiftSettings: strictSettings
         ),
 
@@ -57,14 +60,14 @@ let package = Package(
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(
             name: "PinholeGallery",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
             swiftSettings: strictSettings
         ),
 
         // Benchmarks (a small harness of our own: warm-up, median of N, reference measured in the same run).
         .target(
             name: "PinholeBench",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CTurboJPEG", "CPinholeVips"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "CTurboJPEG", "CPinholeVips"],
             swiftSettings: strictSettings
         ),
 
@@ -73,7 +76,7 @@ let package = Package(
 
         .executableTarget(
             name: "pinhole",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery"],
             swiftSettings: strictSettings
         ),
 
@@ -83,7 +86,7 @@ let package = Package(
 
         .testTarget(
             name: "PinholeTests",
-            dependencies: ["Pinhole", "PinholeTestSupport"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -93,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PinholeIntegrationTests",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import Pinhole
 import PinholeTestServer
 import PinholeVips
 import Testing
+import PinholeCurl
 
 /// The untrusted policy judges the address each connection actually goes to, when libcurl opens its socket.
 /// Every address in these tests is loopback (the servers' own, or names libcurl itself resolves to loopback:

@@ -3,6 +3,7 @@ import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
+import PinholeCurl
 
 /// No transfer outlives its caller, whichever instant the cancellation lands at: before the call, between the
 /// cancellation flag and the handler, while connecting, while a redirect is answered or followed, mid-body.

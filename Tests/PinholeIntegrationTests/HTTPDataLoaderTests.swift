@@ -3,6 +3,7 @@ import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
 import Testing
+import PinholeCurl
 
 /// The libcurl loader on its own against the loopback server: per-request options (headers, timeout,
 /// progress, partial data), validators, content encoding, and what it reports about the response.

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeTestServer
 import PinholeTestSupport
 import Testing

@@ -5,6 +5,7 @@ import PinholeTestServer
 import PinholeVips
 import Synchronization
 import Testing
+import PinholeCurl
 
 /// The request API against real libvips and the loopback server: encoded thumbnails on disk (a cold start
 /// decodes nothing), the size-aware memory lookup, processors, private headers, progressive previews.

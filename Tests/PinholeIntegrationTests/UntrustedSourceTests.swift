@@ -4,6 +4,7 @@ import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
 import Testing
+import PinholeCurl
 
 /// Untrusted mode through the real pipeline, the libcurl loader and libvips. The loopback test server is the refusal
 /// target: it is exactly what a server-side request forgery aims at, and no test sends a byte elsewhere.

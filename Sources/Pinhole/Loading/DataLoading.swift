@@ -11,6 +11,10 @@ public import Foundation
 public protocol DataLoading: Sendable {
     /// Loads the bytes `request` names. Safe from any isolation.
     func loadData(for request: DataRequest) async throws -> DataResponse
+
+    /// This loader as an untrusted ``SourcePolicy`` needs it: checking each address before connecting, within
+    /// the byte limit, files under the root (``SourceRestriction``). The default returns `self` unchanged.
+    func restricted(by restriction: SourceRestriction) -> any DataLoading
 }
 
 /// What to fetch, the validators of a cached copy for HTTP revalidation, and per-request loading options.
@@ -27,12 +31,12 @@ public struct DataRequest: Sendable {
     /// loader's configured headers (a same-named header here wins). Names are HTTP tokens; a name or value
     /// with a line break fails with ``PinholeError/Code/invalidRequest``. Empty by default; ignored for files.
     ///
-    /// - Note: After a redirect to another origin (scheme, host or port), ``HTTPDataLoader`` sends only a few
+    /// - Note: After a redirect to another origin (scheme, host or port), `PinholeCurl`'s loader sends only a few
     ///   harmless headers (`Accept`, `User-Agent`, validators…); `Authorization`, `Cookie` and custom headers
     ///   such as `X-Api-Key` stay with the request's origin.
     public var headers: [String: String] = [:]
     /// The whole transfer's deadline for this request (redirects included); `nil` uses the loader's configured
-    /// deadline (``HTTPDataLoader/Configuration/deadline``). Ignored for files.
+    /// deadline (`PinholeCurl`'s `HTTPDataLoader.Configuration.deadline`). Ignored for files.
     public var timeout: Duration? = nil
     /// Called on the loader's thread as bytes arrive (at most every 64 KiB or 50 ms, and once at the end):
     /// bytes received so far and the expected total (`Content-Length`) when known. At the end, after the last
@@ -84,21 +88,32 @@ public struct DataResponse: Sendable, Hashable {
 }
 
 /// Routes each request by URL scheme: `file` to a file loader, `http`/`https` to an HTTP loader.
+///
+/// The core has no HTTP client: on Linux, `PinholeCurl`'s `HTTPDataLoader` is the HTTP loader
+/// (`SchemeRoutingDataLoader(http: HTTPDataLoader())`, what `ImagePipeline.shared` uses).
 public struct SchemeRoutingDataLoader: DataLoading {
-    /// Handles `http` and `https`.
-    public let http: any DataLoading
+    /// Handles `http` and `https`; `nil` refuses them.
+    public let http: (any DataLoading)?
     /// Handles `file` URLs.
     public let file: any DataLoading
 
-    public init(http: any DataLoading, file: any DataLoading = FileDataLoader()) {
+    /// A router over `http` (`nil` by default: HTTP(S) is refused) and `file` (a ``FileDataLoader``).
+    public init(http: (any DataLoading)? = nil, file: any DataLoading = FileDataLoader()) {
         self.http = http
         self.file = file
     }
 
-    /// - Throws: ``PinholeError/Code/invalidRequest`` for other schemes; otherwise what the chosen loader throws.
+    /// - Throws: ``PinholeError/Code/invalidRequest`` for other schemes, and for HTTP(S) without an HTTP loader;
+    ///   otherwise what the chosen loader throws.
     public func loadData(for request: DataRequest) async throws -> DataResponse {
         switch request.url.scheme?.lowercased() {
         case "http", "https":
+            guard let http else {
+                throw PinholeError(
+                    .invalidRequest,
+                    "no HTTP loader for \(request.url.absoluteString): give the pipeline one "
+                        + "(PinholeCurl's HTTPDataLoader)")
+            }
             return try await http.loadData(for: request)
         case "file":
             return try await file.loadData(for: request)

@@ -5,8 +5,9 @@ extension ImagePipeline {
     public struct Configuration: Sendable {
         /// Decodes and downsamples (``PinholeVips/VipsDecoder`` on Linux). Required: the core module has no codec.
         public var decoder: any ImageDecoding
-        /// Fetches original bytes; by default HTTP(S) through one ``HTTPDataLoader`` and files through
-        /// ``FileDataLoader``.
+        /// Fetches original bytes; by default files through a ``FileDataLoader`` and no HTTP (the core has no HTTP
+        /// client): on Linux pass `SchemeRoutingDataLoader(http: HTTPDataLoader())` from `PinholeCurl`, as
+        /// `ImagePipeline.shared` does.
         public var dataLoader: any DataLoading
         /// Loaders for other URL schemes, by lowercased scheme (`"s3"`, `"asset"`), tried before ``dataLoader``;
         /// empty by default. `data:` URLs (RFC 2397) are built in. The pipeline accepts a request whose scheme is
@@ -64,7 +65,7 @@ extension ImagePipeline {
             decoder: any ImageDecoding, dataLoader: (any DataLoading)? = nil, encoder: (any ImageEncoding)? = nil
         ) {
             self.decoder = decoder
-            self.dataLoader = dataLoader ?? SchemeRoutingDataLoader(http: HTTPDataLoader())
+            self.dataLoader = dataLoader ?? SchemeRoutingDataLoader()
             self.encoder = encoder
             self.memoryCache = MemoryCache<ImageKey, DecodedImage>()
         }

@@ -3,38 +3,19 @@ import Foundation
 extension ImagePipeline {
     /// The configuration to run with under `configuration.sourcePolicy`, and the guard that checks each URL.
     ///
-    /// Untrusted: pixel and frame limits are clamped to the ``SourcePolicy`` maxima, and the default loaders
-    /// (a ``SchemeRoutingDataLoader`` over an ``HTTPDataLoader`` and a ``FileDataLoader``) are rebuilt with their
-    /// byte limits clamped and the guard as the HTTP connection policy (after any policy already set), so every
-    /// address connected to — first hop and each redirect — is checked when its socket is opened. A custom loader
-    /// is used as given: the pipeline still checks the first URL and the size of what it returns, but what such
-    /// a loader connects to is its own business.
+    /// Untrusted: pixel and frame limits are clamped to the ``SourcePolicy`` maxima, and the loader is the one
+    /// ``DataLoading/restricted(by:)`` returns: the built-in loaders check every address connected to (first hop
+    /// and each redirect) when its socket is opened, and clamp their byte limits; a custom loader is used as given.
     static func applyingSourcePolicy(to configuration: Configuration) -> (Configuration, UntrustedSourceGuard?) {
         guard case .untrusted(let root) = configuration.sourcePolicy else { return (configuration, nil) }
         let sourceGuard = UntrustedSourceGuard(allowedFileRoot: root, resolver: configuration.hostResolver)
         var adjusted = configuration
         adjusted.maxPixelCount = min(configuration.maxPixelCount, SourcePolicy.untrustedMaxPixelCount)
         adjusted.maxFrameCount = min(configuration.maxFrameCount, SourcePolicy.untrustedMaxFrameCount)
-        if let routing = configuration.dataLoader as? SchemeRoutingDataLoader {
-            var http = routing.http
-            if let loader = routing.http as? HTTPDataLoader {
-                var settings = loader.configuration
-                let previous = settings.connectionPolicy
-                settings.connectionPolicy = { address, url in
-                    try previous?(address, url)
-                    try sourceGuard.checkConnection(to: address, for: url)
-                }
-                settings.maxResponseBytes = min(settings.maxResponseBytes, SourcePolicy.untrustedMaxBytes)
-                http = HTTPDataLoader(configuration: settings)
-            }
-            var file = routing.file
-            if let loader = routing.file as? FileDataLoader {
-                file = FileDataLoader(
-                    maxFileBytes: min(loader.maxFileBytes, SourcePolicy.untrustedMaxBytes), allowedRoot: root,
-                    pool: loader.pool)
-            }
-            adjusted.dataLoader = SchemeRoutingDataLoader(http: http, file: file)
-        }
+        adjusted.dataLoader = configuration.dataLoader.restricted(
+            by: SourceRestriction(maxBytes: SourcePolicy.untrustedMaxBytes, allowedFileRoot: root) { address, url in
+                try sourceGuard.checkConnection(to: address, for: url)
+            })
         return (adjusted, sourceGuard)
     }
 

@@ -44,7 +44,8 @@ public final class ImagePipeline: Sendable {
         )
     }
 
-    /// A pipeline with default settings around `decoder`.
+    /// A pipeline with default settings around `decoder`: files and `data:` URLs, no HTTP
+    /// (``Configuration/dataLoader``).
     public convenience init(decoder: any ImageDecoding) {
         self.init(configuration: Configuration(decoder: decoder))
     }

@@ -9,7 +9,7 @@ public import Foundation
 /// - refuses hosts that are, or resolve to, non-public addresses (see ``IPAddress/nonPublicReason``), in any
 ///   spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`), before the request starts;
 /// - with its default HTTP loader, checks the address of every connection when its socket is opened — the first
-///   URL's and every redirect target's (through ``HTTPDataLoader/Configuration/connectionPolicy``) — so a name
+///   URL's and every redirect target's (through ``SourceRestriction/checkConnection``) — so a name
 ///   that resolves to a public address for the first check and to a private one for the connection (DNS
 ///   rebinding) is refused before a SYN is sent;
 /// - keeps its limits on: pixels per frame at most ``untrustedMaxPixelCount``, frames at most

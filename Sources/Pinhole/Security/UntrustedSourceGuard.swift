@@ -7,7 +7,7 @@ public import Foundation
 ///   spelling, or a name whose addresses (from ``resolver``) are refused when *any* of them is non-public. It
 ///   blocks while it resolves: call it off Swift's cooperative pool (the pipeline runs it on
 ///   ``WorkerThreadPool/hostResolution`` for names, ``WorkerThreadPool/io`` for files).
-/// - ``checkConnection(to:for:)``, as ``HTTPDataLoader``'s connection policy: every address the loader is about
+/// - ``checkConnection(to:for:)``, as the HTTP loader's connection policy: every address the loader is about
 ///   to open a socket to, for the first URL and every redirect, on the loader's thread. A refused address never
 ///   gets a SYN.
 ///
@@ -46,7 +46,7 @@ public struct UntrustedSourceGuard: Sendable {
     }
 
     /// Refuses a connection to `address` unless it is public (see ``IPAddress/nonPublicReason``): the
-    /// ``HTTPDataLoader/Configuration/connectionPolicy`` of untrusted pipelines. Never blocks.
+    /// connection check of untrusted pipelines' HTTP loader (``SourceRestriction/checkConnection``). Never blocks.
     ///
     /// - Parameters:
     ///   - address: the address a socket is about to be opened to (IPv4, or IPv6 including IPv4-mapped forms).

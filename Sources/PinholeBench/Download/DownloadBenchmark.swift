@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeTestServer
 import PinholeVips
+import PinholeCurl
 
 /// `pinhole bench download`: the HTTP transport alone. 1,000 small images (distinct URLs) from a loopback
 /// ``PinholeTestServer``, 6 at a time, through one ``HTTPDataLoader``: wall time and CPU per request, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeTestServer
+import PinholeCurl
 
 /// Experiment (c): how late a network response is handled while every core runs a 3 s CPU job.
 ///

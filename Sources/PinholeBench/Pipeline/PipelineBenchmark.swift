@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeTestServer
 import PinholeVips
+import PinholeCurl
 
 /// The pipeline's own costs (issue 3's speed goals), each against a reference measured in the same run:
 /// - a memory-cache hit (`cachedImage(for:)` and the async `image(for:)`), vs a locked dictionary lookup;
@@ -138,7 +139,8 @@ public struct PipelineBenchmark: Sendable {
             options: EncodingOptions(format: .jpeg))
         let latency = configuration.serverLatency
         server.setHandler { _ in .image(jpeg, latency: latency) }
-        let pipeline = ImagePipeline(decoder: VipsDecoder())
+        let pipeline = ImagePipeline(
+            configuration: .init(decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader())))
         // Warm up: the decoder's and loader's threads exist before the baseline is taken.
         _ = try await pipeline.image(for: ImageRequest(url: server.url("/warm.jpg"), maxPixelSize: 8))
         let serverThreads = ["pinhole-srv"]

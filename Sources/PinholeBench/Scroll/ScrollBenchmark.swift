@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeTestServer
 import PinholeVips
+import PinholeCurl
 
 /// `pinhole bench scroll`: the seeds' scroll reproduction. A headless list whose visible window flicks top →
 /// bottom → top against a loopback server with latency, rows binding on appear and (for Pinhole) cancelling on

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Pinhole
 import PinholeVips
+import PinholeCurl
 
 extension GalleryApp {
     /// Runs the gallery until `q`, the end of a script that quits, `SIGINT` or `SIGTERM`; returns the exit status
@@ -34,7 +35,9 @@ extension GalleryApp {
         let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil
         TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
         let renderer = await renderer(options, size: size, asksTerminal: inputIsTerminal && outputIsTerminal)
-        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(decoder: VipsDecoder()))
+        let pipeline = ImagePipeline(
+            configuration: ImagePipeline.Configuration(
+                decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader())))
         let model = FeedScreenModel(
             feedURL: feedURL, loader: FeedLoaders.live(), pipeline: pipeline,
             favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),

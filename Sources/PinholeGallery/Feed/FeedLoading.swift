@@ -1,5 +1,6 @@
 public import Foundation
 import Pinhole
+import PinholeCurl
 
 /// Fetches the bytes of a feed document: the single injection point of the feed screen's loading.
 ///

@@ -3,6 +3,7 @@ import Pinhole
 import PinholeBench
 import PinholeTestServer
 import PinholeVips
+import PinholeCurl
 
 /// The cancellation storm (`pinhole debug storm`): many requests over a few hundred URLs, with random
 /// cancellations and priority changes, against a loopback server with random latency and faults, through the
@@ -228,7 +229,8 @@ enum CancellationStorm {
     static func warmUp(image: Data) async throws {
         let server = try PinholeTestServer()
         server.route("/w.jpg", .image(image))
-        let pipeline = ImagePipeline(decoder: VipsDecoder())
+        let pipeline = ImagePipeline(
+            configuration: .init(decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader())))
         let request = ImageRequest(url: server.url("/w.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32))
         _ = try await pipeline.image(for: request)
         server.stop()

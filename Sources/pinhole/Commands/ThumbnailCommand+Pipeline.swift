@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeCurl
 
 extension ThumbnailCommand {
     /// The pipeline the command loads through: the injected decoder and encoder, HTTP(S) and file loaders, a memory

@@ -4,6 +4,7 @@ import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
 import Synchronization
+import PinholeCurl
 
 /// A real pipeline (libcurl over loopback, libvips) in front of a real ``PinholeTestServer``, with an
 /// optional disk cache in a fresh temporary directory.

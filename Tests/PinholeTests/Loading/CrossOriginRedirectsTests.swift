@@ -3,6 +3,7 @@ import PinholeTestSupport
 import Testing
 
 @testable import Pinhole
+@testable import PinholeCurl
 
 /// What makes a redirect cross-origin, and which request headers it still carries.
 @Suite(.timeLimit(scaledMinutes: 1))

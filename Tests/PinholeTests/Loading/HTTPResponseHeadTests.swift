@@ -2,6 +2,7 @@ import Foundation
 import PinholeTestSupport
 @testable import Pinhole
 import Testing
+@testable import PinholeCurl
 
 /// The response head built from libcurl's header lines: which head is the final one, and its fields.
 @Suite(.timeLimit(scaledMinutes: 1))

@@ -2,6 +2,7 @@ import Foundation
 import PinholeTestSupport
 @testable import Pinhole
 import Testing
+@testable import PinholeCurl
 
 /// What one transfer tells libcurl, from the request and the loader's configuration.
 @Suite(.timeLimit(scaledMinutes: 1))

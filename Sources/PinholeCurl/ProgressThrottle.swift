@@ -1,4 +1,5 @@
 import Foundation
+import Pinhole
 
 /// When to call a request's ``DataRequest/onProgress`` and ``DataRequest/onPartialData`` while a body arrives:
 /// progress at most every 64 KiB or 50 ms, partial data at most every 64 KiB, and progress once more at the end.

@@ -1,6 +1,7 @@
 import CCurl
 import CPinholeCurl
 import Foundation
+import Pinhole
 
 /// The libcurl side of one ``HTTPTransfer``: its easy handle, the response as it arrives, and why a callback
 /// stopped it. Lives on the loader's thread only (``CurlMulti`` creates, drives and releases it there), so its

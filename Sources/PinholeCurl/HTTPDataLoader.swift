@@ -1,4 +1,5 @@
 import Foundation
+public import Pinhole
 
 /// Loads bytes over HTTP(S) with libcurl: one multi handle driven by one thread of the loader's own.
 ///

@@ -1,6 +1,7 @@
 import CCurl
 import CPinholeCurl
 import Foundation
+import Pinhole
 
 /// Redirects, followed by the loader's thread one hop at a time on the same easy handle.
 ///

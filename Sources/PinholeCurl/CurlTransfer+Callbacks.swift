@@ -1,6 +1,7 @@
 import CCurl
 import CPinholeCurl
 import Foundation
+import Pinhole
 
 /// libcurl's callbacks into a ``CurlTransfer`` (its user data) and what each does. They run on the loader's
 /// thread inside `curl_multi_perform`. A callback that must stop the transfer records why in

@@ -1,4 +1,5 @@
 public import Foundation
+public import Pinhole
 
 extension HTTPDataLoader {
     /// Limits and connection settings; each limit is a libcurl option (named in its documentation).

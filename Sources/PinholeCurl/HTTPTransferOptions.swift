@@ -1,4 +1,5 @@
 import Foundation
+import Pinhole
 
 /// A request and the loader's configuration resolved into what libcurl is told for one transfer.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Pinhole
 
 /// Which request headers follow a redirect: all of them while every hop stays on the request's origin, only
 /// ``forwardedHeaderNames`` once a hop leaves it.

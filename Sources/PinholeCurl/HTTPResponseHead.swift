@@ -1,4 +1,5 @@
 import Foundation
+import Pinhole
 
 /// The head of the response libcurl is receiving, built from the header lines it hands over one at a time
 /// (`CURLOPT_HEADERFUNCTION`): the status line, the fields, then an empty line.

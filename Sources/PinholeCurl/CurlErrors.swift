@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Pinhole
 
 /// libcurl's result codes in Pinhole's terms (https://curl.se/libcurl/c/libcurl-errors.html).
 ///
