@@ -83,6 +83,15 @@ struct DataJobKey: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension DataJobKey {
+    /// The same job without disk-cache reads (after a stored entry proved bad).
+    var withoutDiskReads: DataJobKey {
+        DataJobKey(
+            sourceKey: sourceKey, readsDiskCache: false, writesDiskCache: writesDiskCache,
+            loadsFromSource: loadsFromSource, headers: headers, timeout: timeout, isInline: isInline)
+    }
+}
+
 /// Identifies an image job: the processed image (``ImageKey``), the data job it needs, and whether its result may
 /// enter the memory cache.
 struct ImageJobKey: Sendable, Hashable, CustomStringConvertible {
