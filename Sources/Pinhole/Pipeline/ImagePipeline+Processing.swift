@@ -70,7 +70,7 @@ extension ImagePipeline {
         try Task.checkCancellation()
         let decoded = DecodedImage(image: image, info: source.info)
         recorder.record { $0.memoryResizes += 1 }
-        if request.cachePolicy.writesMemoryCache { storeInMemory(decoded, for: key) }
+        if request.cacheAccess.writesMemoryCache { storeInMemory(decoded, for: key) }
         return ImageResponse(image: image, info: source.info, source: .memoryCache, request: request)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// (disk cache, then the loader under the network limit) → decode under the CPU limit → memory cache.
 ///
 /// - Coalescing: one image job per image identity and one data job per data identity (see ``ImageRequest``:
-///   source key, processing and cache policy; never priority), so N callers for one URL cause one download,
+///   source key, processing and cache access; never priority), so N callers for one URL cause one download,
 ///   different sizes of one URL share it, and no caller gets bytes its options forbid.
 /// - Cancellation: a cancelled caller leaves at once with `CancellationError`; a job is cancelled when its
 ///   last caller leaves, and its download stops.

@@ -10,8 +10,8 @@ public import Foundation
 ///   content mode) + the processors' identifiers.
 ///
 /// Identity (when two requests share work): two requests are the same image job when they have the same source
-/// key, the same processing (``thumbnail`` and ``processors``) and the same cache policy, and the same data job
-/// (one download) when they have the same source key, headers, timeout and disk-cache policy. The cache policy is
+/// key, the same processing (``thumbnail`` and ``processors``) and the same cache access, and the same data job
+/// (one download) when they have the same source key, headers, timeout and disk-cache access. The cache access is
 /// what ``options`` say about where bytes may come from or go to: `reloadIgnoringCachedData` and
 /// `disableDiskCacheReads` (no disk read), `disableDiskCacheWrites` (no disk write), `disableDiskCache` (neither),
 /// `disableMemoryCacheWrites` (no memory write), `returnCacheDataDontLoad` (no load at all). ``priority`` is not part of the identity: requests that
