@@ -82,14 +82,6 @@ public final class ImagePipeline: Sendable {
         return response
     }
 
-    func memoryCachedImage(for request: ImageRequest) -> ImageResponse? {
-        guard !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData),
-            let decoded = configuration.memoryCache?[request.imageKey]
-        else { return nil }
-        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
-    }
-
     /// The counters since the pipeline was created.
     public var metrics: PipelineMetrics {
         var snapshot = recorder.snapshot
