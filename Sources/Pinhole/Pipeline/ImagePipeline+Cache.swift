@@ -60,12 +60,3 @@ extension ImagePipeline {
         }
     }
 }
-
-extension ImagePipeline {
-    /// The full-size image at `url` (oriented, 8-bit sRGB), through the caches; `ImageRequest(url: url)`.
-    ///
-    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise.
-    public func image(for url: URL) async throws -> ImageResponse {
-        try await image(for: ImageRequest(url: url))
-    }
-}
