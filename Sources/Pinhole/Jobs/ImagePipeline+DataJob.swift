@@ -38,7 +38,7 @@ extension ImagePipeline {
         if let inline = try inlineData(of: request) { return inline }
         // The source was checked by every caller before it could reach this job (`image(for:)`).
         let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
-        let disk = useDisk ? await diskCacheSlot.cache() : nil
+        let disk = useDisk ? await lazyDiskCache.cache() : nil
         var cached: DiskCache.Entry?
         if let disk, key.readsDiskCache {
             cached = await storedOriginal(for: request, key: key, in: disk)

@@ -13,7 +13,7 @@ extension ImagePipeline {
     /// image is decoded at full size; that is a ``PipelineMetrics/thumbnailDiskHits``, not a
     /// ``PipelineMetrics/decodes``. An entry that does not parse or decode is removed and reads as a miss.
     func encodedImageHit(for request: ImageRequest, key: ImageJobKey) async throws -> LoadedImage? {
-        guard storesEncodedImages(for: request), key.data.readsDiskCache, let disk = await diskCacheSlot.cache()
+        guard storesEncodedImages(for: request), key.data.readsDiskCache, let disk = await lazyDiskCache.cache()
         else { return nil }
         let diskKey = EncodedImageEntry.diskKey(for: key.image)
         guard let entry = await disk.entry(for: diskKey),
@@ -50,7 +50,7 @@ extension ImagePipeline {
         async
     {
         guard storesEncodedImages(for: request), key.data.writesDiskCache, let encoder = configuration.encoder,
-            let metadata = loaded.pendingDiskEntry ?? loaded.cachedMetadata, let disk = await diskCacheSlot.cache()
+            let metadata = loaded.pendingDiskEntry ?? loaded.cachedMetadata, let disk = await lazyDiskCache.cache()
         else { return }
         let options =
             decoded.image.hasAlpha ? EncodingOptions(format: .png) : EncodingOptions(format: .jpeg, quality: 90)

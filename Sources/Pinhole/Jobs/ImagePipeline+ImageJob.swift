@@ -27,7 +27,7 @@ extension ImagePipeline {
         } catch let error as PinholeError where loaded.source == .diskCache && Self.meansUndecodable(error) {
             // A stored entry that does not decode is removed, never served again, and fetched anew once.
             configuration.onDiagnostic?("disk cache: removed \(dataKey.sourceKey), which does not decode: \(error)")
-            await diskCacheSlot.cache()?.removeEntry(for: dataKey.sourceKey)
+            await lazyDiskCache.cache()?.removeEntry(for: dataKey.sourceKey)
             guard dataKey.loadsFromSource else { throw error }
             loaded = try await runDataJob(request, key: dataKey.withoutDiskReads, context: context)
             try Task.checkCancellation()

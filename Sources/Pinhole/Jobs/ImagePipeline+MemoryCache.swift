@@ -35,7 +35,7 @@ extension ImagePipeline {
         memoryVariants.insert([key.thumbnail], for: group, cost: 0)
         let keys = older.map { ImageKey(sourceKey: key.sourceKey, thumbnail: $0, processing: key.processing) }
         for variant in keys { _ = configuration.memoryCache?.removeValue(for: variant) }
-        guard let disk = await diskCacheSlot.cache() else { return }
+        guard let disk = await lazyDiskCache.cache() else { return }
         for variant in keys { await disk.removeEntry(for: EncodedImageEntry.diskKey(for: variant)) }
     }
 

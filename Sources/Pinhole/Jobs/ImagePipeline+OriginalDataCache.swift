@@ -36,7 +36,7 @@ extension ImagePipeline {
 
     /// Stores a source's original bytes; a failure is reported through ``Configuration/onDiagnostic`` and dropped.
     func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
-        guard let disk = await diskCacheSlot.cache() else { return }
+        guard let disk = await lazyDiskCache.cache() else { return }
         do {
             try await disk.store(data, metadata: metadata, for: key)
         } catch {

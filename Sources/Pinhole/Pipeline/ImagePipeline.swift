@@ -29,7 +29,7 @@ public final class ImagePipeline: Sendable {
     let networkQueue: WorkQueue
     let processingQueue: WorkQueue
     let recorder = MetricsRecorder()
-    let diskCacheSlot: DiskCacheSlot
+    let lazyDiskCache: LazyDiskCache
     /// The untrusted-source checks; `nil` under ``SourcePolicy/trusted``.
     let sourceGuard: UntrustedSourceGuard?
     /// The thumbnails of each source and processing put in the memory cache: the size-aware lookup's index
@@ -42,7 +42,7 @@ public final class ImagePipeline: Sendable {
         (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
         self.networkQueue = WorkQueue(limit: configuration.networkConcurrencyLimit)
         self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
-        self.diskCacheSlot = DiskCacheSlot(
+        self.lazyDiskCache = LazyDiskCache(
             directory: configuration.diskCacheDirectory,
             sizeLimit: configuration.diskCacheSizeLimit,
             onDiagnostic: configuration.onDiagnostic
@@ -123,7 +123,7 @@ public final class ImagePipeline: Sendable {
     public func removeAllCachedImages() { configuration.memoryCache?.removeAll() }
 
     /// The disk cache, once opened; `nil` when none is configured or it could not be opened.
-    public func diskCache() async -> DiskCache? { await diskCacheSlot.cache() }
+    public func diskCache() async -> DiskCache? { await lazyDiskCache.cache() }
 
     /// - Parameter joined: the image job `subscriber` already joined (``ImageTask`` joins a running job when it is
     ///   made); awaited instead of subscribing again, and left when a check fails or a cache answers.
