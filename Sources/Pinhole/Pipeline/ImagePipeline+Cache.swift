@@ -13,8 +13,10 @@ extension ImagePipeline {
     public struct Cache: Sendable {
         let pipeline: ImagePipeline
 
-        /// The memory-cached image for `request`, or `nil`. Synchronous; not counted in the metrics.
-        public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        /// The image the memory cache holds under `request`'s key, or `nil`; synchronous. Read as stored: no
+        /// check of the request's source, its options not consulted, not counted in the metrics
+        /// (``ImagePipeline/cachedImage(for:)`` does all three).
+        public func storedImage(for request: ImageRequest) -> ImageResponse? {
             guard let decoded = pipeline.configuration.memoryCache?[request.imageKey] else { return nil }
             return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
         }
