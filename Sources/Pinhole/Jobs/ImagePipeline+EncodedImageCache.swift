@@ -8,8 +8,8 @@ extension ImagePipeline {
 
     /// The image job's answer from an encoded image in the disk cache, or `nil` (then the job loads and decodes).
     ///
-    /// The entry must answer without the origin (``DiskCache/Metadata/mayAnswer(now:offline:)``: fresh, or stale
-    /// offline unless it must be revalidated; it carries the original's HTTP freshness). The small stored
+    /// The entry must answer without the origin (``DiskCache/Metadata/mayAnswer(now:offline:)``, with the
+    /// original's HTTP freshness: ``DiskCacheFreshness``). The small stored
     /// image is decoded at full size; that is a ``PipelineMetrics/thumbnailDiskHits``, not a
     /// ``PipelineMetrics/decodes``. An entry that does not parse or decode is removed and reads as a miss.
     func encodedImageHit(for request: ImageRequest, key: ImageJobKey) async throws -> LoadedImage? {

@@ -10,8 +10,7 @@ extension ImagePipeline {
     }
 
     /// The data job's answer from `cached` without asking the origin (a ``PipelineMetrics/diskHits``), or `nil`
-    /// when it must be revalidated first (``DiskCache/Metadata/mayAnswer(now:offline:)``: offline,
-    /// `returnCacheDataDontLoad` takes a stale entry unless it must be revalidated).
+    /// when it must be revalidated first (``DiskCache/Metadata/mayAnswer(now:offline:)``).
     func answerFromDisk(_ cached: DiskCache.Entry, key: DataJobKey) -> LoadedData? {
         guard cached.metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource) else { return nil }
         recorder.record { $0.diskHits += 1 }

@@ -63,7 +63,7 @@ public struct ImageRequest: Sendable, Hashable {
         /// Do not write the disk cache (still reads it). Part of the identity.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
         /// Offline: answer from the memory or disk cache only, never load from the source; a stale disk entry is
-        /// used unless it says `must-revalidate` or `no-cache` (``DiskCache/Metadata/mayAnswer(now:offline:)``).
+        /// used when HTTP allows it (``DiskCache/Metadata/mayAnswer(now:offline:)``, ``DiskCacheFreshness``).
         /// A miss fails with ``PinholeError/Code/notCached``. Part of the identity.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 6)
         /// Emit low-resolution previews of a progressive JPEG while it downloads (``ImageTask/events``), each time
