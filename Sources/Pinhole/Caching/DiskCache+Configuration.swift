@@ -44,8 +44,8 @@ extension DiskCache {
         public var contentType: String?
         /// When the response was stored (or last revalidated).
         public var storedAt: Date
-        /// When the response stops being fresh (computed by the caller from the HTTP caching headers; the pipeline
-        /// follows RFC 9111, see ``DiskCache``); `nil` means no expiry was given and freshness is never checked
+        /// When the response stops being fresh (computed by the caller from the HTTP caching headers; the pipeline's
+        /// rules: ``DiskCacheFreshness``); `nil` means no expiry was given and freshness is never checked
         /// (see ``isFresh(now:)``).
         public var expiresAt: Date?
         /// The response's `Cache-Control` header as received, kept so that a `304` without one updates the rest
@@ -76,29 +76,6 @@ extension DiskCache {
             self.expiresAt = expiresAt
             self.cacheControl = cacheControl
             self.expires = expires
-        }
-
-        /// Whether the stored response may be used without revalidation at `now`: `true` before ``expiresAt``,
-        /// `false` from it on, and `true` when there is no ``expiresAt``.
-        public func isFresh(now: Date) -> Bool {
-            guard let expiresAt else { return true }
-            return now < expiresAt
-        }
-
-        /// Whether the stored response, once stale, may still be used when the origin cannot be reached (a
-        /// transport failure, a timeout or a `5xx` while revalidating): `false` when its `Cache-Control` says
-        /// `no-cache` or `must-revalidate` (RFC 9111 §4.2.4, §5.2.2.2, §5.2.2.4).
-        public var mayServeStale: Bool {
-            let directives = HTTPCacheControl(cacheControl)
-            return !directives.noCache && !directives.mustRevalidate
-        }
-
-        /// Whether the stored response may answer at `now` without asking the origin: when it is fresh, or, for a
-        /// caller that may not load (`offline`: ``ImageRequest/Options/returnCacheDataDontLoad``, a disconnected
-        /// cache), when it is stale and ``mayServeStale``. A stale `must-revalidate` or `no-cache` response is
-        /// never used without validation, offline included (RFC 9111 §4.2.4, §5.2.2.2, §5.2.2.4).
-        public func mayAnswer(now: Date, offline: Bool) -> Bool {
-            isFresh(now: now) || (offline && mayServeStale)
         }
     }
 }

@@ -2,7 +2,7 @@ public import Foundation
 import Synchronization
 
 /// A disk cache of original response bytes with their HTTP metadata, least recently used first out, under a
-/// hard size limit.
+/// hard size limit in bytes (``Configuration/sizeLimit``, 150,000,000 by default).
 ///
 /// Each entry is one file in ``Configuration/directory``, named by a hash of its key and written atomically
 /// (a temporary file, then a rename), with a checksum; see `DiskCacheEntryFormat`. A torn, truncated or
@@ -13,23 +13,7 @@ import Synchronization
 /// sizes of the entry files on disk add up to ``totalSize``. A read makes an entry the most recently used one
 /// and sets its file's modification time, so the order survives a restart.
 ///
-/// How ``ImagePipeline`` uses it — as a private HTTP cache, per RFC 9111 (https://www.rfc-editor.org/rfc/rfc9111),
-/// for `http(s)` sources only, keyed by the request's source key:
-/// - never stored: responses with `Cache-Control: no-store` or `Vary: *` (such a response also removes the entry it
-///   replaces), and bytes that did not decode;
-/// - fresh for: `no-cache` → 0 (stored, but revalidated before every use); `max-age` (beats `Expires`; invalid →
-///   0); `Expires − Date` (an `Expires` that is not a valid HTTP date, such as `0` or `-1`, means already expired);
-///   otherwise 10 % of the time since `Last-Modified`, at most
-///   ``ImagePipeline/Configuration/diskCacheDefaultFreshness``; otherwise that default (7 days). The response's
-///   `Age` (or its apparent age from `Date`) is subtracted; after redirects, each redirect limits it too (a
-///   `302`, `303` or `307` without explicit freshness to 0, a redirect with `no-store` means not stored);
-/// - a fresh entry answers without asking the server; a stale one is revalidated, its `ETag` sent back verbatim
-///   (weak `W/"…"` included) as `If-None-Match` and its `Last-Modified` as `If-Modified-Since`; a `304` updates
-///   the stored headers and the freshness; a `200` replaces the entry;
-/// - when revalidation cannot reach the origin (transport failure, a body cut short, timeout, `5xx`), a stale
-///   entry answers instead, unless it said `no-cache` or `must-revalidate`;
-/// - requests with `reloadIgnoringCachedData` do not read it (they still store); with `disableDiskCache` they
-///   neither read nor write it (see ``ImageRequest`` for how these split shared work).
+/// ``ImagePipeline`` uses it as a private HTTP cache; what it stores and for how long is ``DiskCacheFreshness``.
 ///
 /// Safe from any isolation. All file I/O runs on the given ``WorkerThreadPool`` (``WorkerThreadPool/io`` by
 /// default), never on Swift's cooperative pool; the index lives in memory behind a `Locked`.

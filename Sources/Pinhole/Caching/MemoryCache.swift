@@ -23,7 +23,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     // The hit and insert paths are @inlinable (hence these @usableFromInline members) so that other modules get
     // code specialized for their Key and Value: unspecialized generic code made a hit ~5x slower (measured).
     @usableFromInline
-    let storage: Locked<MemoryCacheStorage<Key, Value>> = Locked(MemoryCacheStorage())
+    let state: Locked<MemoryCacheState<Key, Value>> = Locked(MemoryCacheState())
     /// The time elapsed on the injected clock since the cache was created.
     @usableFromInline
     let now: @Sendable () -> Duration
@@ -46,7 +46,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     public subscript(key: Key) -> Value? {
         let now = configuration.ttl == nil ? nil : self.now()
-        let lookup = storage.withLock { $0.lookup(key, now: now) }
+        let lookup = state.withLock { $0.lookup(key, now: now) }
         switch lookup {
         case .hit(let value):
             return value
@@ -74,8 +74,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             return
         }
         let expiry = configuration.ttl.map { now() + $0 }
-        let entry = MemoryCacheStorage<Key, Value>.Entry(key: key, value: value, cost: cost, expiry: expiry)
-        let removed = storage.withLock {
+        let entry = MemoryCacheState<Key, Value>.Entry(key: key, value: value, cost: cost, expiry: expiry)
+        let removed = state.withLock {
             $0.insert(entry, costLimit: configuration.costLimit, countLimit: configuration.countLimit)
         }
         withExtendedLifetime(removed) {}  // the replaced and evicted values are released here, unlocked
@@ -85,14 +85,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @discardableResult
     @inlinable
     public func removeValue(for key: Key) -> Value? {
-        storage.withLock { $0.removeValue(for: key) }?.value
+        state.withLock { $0.removeValue(for: key) }?.value
     }
 
     /// Removes every entry.
     public func removeAll() {
-        let old = storage.withLock { storage in
-            let old = storage
-            storage = MemoryCacheStorage()
+        let old = state.withLock { state in
+            let old = state
+            state = MemoryCacheState()
             return old
         }
         withExtendedLifetime(old) {}  // the values are released here, unlocked
@@ -100,20 +100,20 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Evicts least recently used entries until ``totalCost`` is at most `cost` bytes (0 empties the cache).
     public func trim(toCost cost: Int) {
-        let removed = storage.withLock { storage in
-            var removed: [MemoryCacheStorage<Key, Value>.Entry] = []
-            storage.evict(toCost: max(0, cost), count: Int.max, into: &removed)
+        let removed = state.withLock { state in
+            var removed: [MemoryCacheState<Key, Value>.Entry] = []
+            state.evict(toCost: max(0, cost), count: Int.max, into: &removed)
             return removed
         }
         withExtendedLifetime(removed) {}
     }
 
     /// The sum of the costs of the stored entries, in bytes (expired entries not yet removed included).
-    public var totalCost: Int { storage.withLock { $0.totalCost } }
+    public var totalCost: Int { state.withLock { $0.totalCost } }
 
     /// The number of stored entries (expired entries not yet removed included).
-    public var count: Int { storage.withLock { $0.count } }
+    public var count: Int { state.withLock { $0.count } }
 
     /// The keys from the most to the least recently used; for tests and diagnostics. O(n).
-    package var keysByRecency: [Key] { storage.withLock { $0.keysByRecency } }
+    package var keysByRecency: [Key] { state.withLock { $0.keysByRecency } }
 }

@@ -13,8 +13,10 @@ extension ImagePipeline {
     public struct Cache: Sendable {
         let pipeline: ImagePipeline
 
-        /// The memory-cached image for `request`, or `nil`. Synchronous; not counted in the metrics.
-        public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        /// The image the memory cache holds under `request`'s key, or `nil`; synchronous. Read as stored: no
+        /// check of the request's source, its options not consulted, not counted in the metrics
+        /// (``ImagePipeline/cachedImage(for:)`` does all three).
+        public func storedImage(for request: ImageRequest) -> ImageResponse? {
             guard let decoded = pipeline.configuration.memoryCache?[request.imageKey] else { return nil }
             return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
         }
@@ -28,17 +30,17 @@ extension ImagePipeline {
         /// Removes `request`'s image from the memory cache and its encoded copy from the disk cache.
         public func removeCachedImage(for request: ImageRequest) async {
             pipeline.configuration.memoryCache?.removeValue(for: request.imageKey)
-            await pipeline.diskCacheSlot.cache()?.removeEntry(for: EncodedImageEntry.diskKey(for: request.imageKey))
+            await pipeline.lazyDiskCache.cache()?.removeEntry(for: EncodedImageEntry.diskKey(for: request.imageKey))
         }
 
         /// The original bytes of `request`'s source in the disk cache (fresh or not), or `nil`.
         public func cachedData(for request: ImageRequest) async -> Data? {
-            await pipeline.diskCacheSlot.cache()?.entry(for: request.sourceKey)?.data
+            await pipeline.lazyDiskCache.cache()?.entry(for: request.sourceKey)?.data
         }
 
         /// Whether the disk cache holds `request`'s encoded image (fresh or not).
         public func containsEncodedImage(for request: ImageRequest) async -> Bool {
-            await pipeline.diskCacheSlot.cache()?.entry(for: EncodedImageEntry.diskKey(for: request.imageKey)) != nil
+            await pipeline.lazyDiskCache.cache()?.entry(for: EncodedImageEntry.diskKey(for: request.imageKey)) != nil
         }
 
         /// Stores `data` as the original bytes of `request`'s source, fresh until `expiresAt` (`nil`: until the
@@ -46,7 +48,7 @@ extension ImagePipeline {
         ///
         /// - Throws: ``PinholeError/Code/cacheUnavailable`` without a usable disk cache or when the write fails.
         public func storeCachedData(_ data: Data, for request: ImageRequest, expiresAt: Date? = nil) async throws {
-            guard let disk = await pipeline.diskCacheSlot.cache() else {
+            guard let disk = await pipeline.lazyDiskCache.cache() else {
                 throw PinholeError(.cacheUnavailable, "the pipeline has no usable disk cache")
             }
             let freshness = pipeline.configuration.diskCacheDefaultFreshness.components
@@ -56,16 +58,7 @@ extension ImagePipeline {
 
         /// Removes the original bytes of `request`'s source from the disk cache.
         public func removeCachedData(for request: ImageRequest) async {
-            await pipeline.diskCacheSlot.cache()?.removeEntry(for: request.sourceKey)
+            await pipeline.lazyDiskCache.cache()?.removeEntry(for: request.sourceKey)
         }
-    }
-}
-
-extension ImagePipeline {
-    /// The full-size image at `url` (oriented, 8-bit sRGB), through the caches; `ImageRequest(url: url)`.
-    ///
-    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise.
-    public func image(for url: URL) async throws -> ImageResponse {
-        try await image(for: ImageRequest(url: url))
     }
 }

@@ -1,10 +1,15 @@
-import Foundation
+public import Foundation
 
 /// Turns ``ImageRequest``s into display-ready images: memory cache → coalesced image job → coalesced data job
 /// (disk cache, then the loader under the network limit) → decode under the CPU limit → memory cache.
 ///
+/// This file holds the entry points; each stage behind them has a file in `Jobs/`: the memory cache
+/// (`ImagePipeline+MemoryCache`, `+SizeAwareLookup`), the image job (`+ImageJob`: `+EncodedImageCache`,
+/// `+Decoding`, `+Processing`), the data job (`+DataJob`: `+OriginalDataCache`, `+Loading`, `+Previews`,
+/// `+Revalidation`), and the coalescing they share (`CoalescingRegistry`, `JobKey`, `JobContext`).
+///
 /// - Coalescing: one image job per image identity and one data job per data identity (see ``ImageRequest``:
-///   source key, processing and cache policy; never priority), so N callers for one URL cause one download,
+///   source key, processing and cache access; never priority), so N callers for one URL cause one download,
 ///   different sizes of one URL share it, and no caller gets bytes its options forbid.
 /// - Cancellation: a cancelled caller leaves at once with `CancellationError`; a job is cancelled when its
 ///   last caller leaves, and its download stops.
@@ -24,7 +29,7 @@ public final class ImagePipeline: Sendable {
     let networkQueue: WorkQueue
     let processingQueue: WorkQueue
     let recorder = MetricsRecorder()
-    let diskCacheSlot: DiskCacheSlot
+    let lazyDiskCache: LazyDiskCache
     /// The untrusted-source checks; `nil` under ``SourcePolicy/trusted``.
     let sourceGuard: UntrustedSourceGuard?
     /// The thumbnails of each source and processing put in the memory cache: the size-aware lookup's index
@@ -37,7 +42,7 @@ public final class ImagePipeline: Sendable {
         (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
         self.networkQueue = WorkQueue(limit: configuration.networkConcurrencyLimit)
         self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
-        self.diskCacheSlot = DiskCacheSlot(
+        self.lazyDiskCache = LazyDiskCache(
             directory: configuration.diskCacheDirectory,
             sizeLimit: configuration.diskCacheSizeLimit,
             onDiagnostic: configuration.onDiagnostic
@@ -61,6 +66,13 @@ public final class ImagePipeline: Sendable {
         try await image(for: request, subscriber: UniqueID.next(), priority: { request.priority })
     }
 
+    /// The full-size image at `url` (oriented, 8-bit sRGB), through the caches; `ImageRequest(url: url)`.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise.
+    public func image(for url: URL) async throws -> ImageResponse {
+        try await image(for: ImageRequest(url: url))
+    }
+
     /// Starts loading and returns a handle whose priority can change and which can be cancelled.
     ///
     /// When a job for the request's image identity is running, the task has joined it before this returns (see
@@ -68,6 +80,18 @@ public final class ImagePipeline: Sendable {
     /// of them ends the load.
     public func imageTask(for request: ImageRequest) -> ImageTask {
         ImageTask(pipeline: self, request: request)
+    }
+
+    /// The original bytes of `request`'s source, through the disk cache and the loader (coalesced with image jobs
+    /// of the same source), with no decode. Downloaded bytes are stored in the disk cache when the request allows
+    /// a write and HTTP allows storing (whatever ``Configuration/diskCachePolicy`` says: this is how a source gets
+    /// to disk without being shown). Bytes to be stored are decoded first at 64 px under the CPU limit (only what
+    /// decodes is stored); a body that is no image, or does not decode, fails.
+    ///
+    /// ``ImagePrefetcher`` with ``ImagePrefetcher/Destination/diskCache`` uses it.
+    /// - Throws: `CancellationError`; ``PinholeError`` (``PinholeError/Code/notCached`` offline).
+    public func data(for request: ImageRequest) async throws -> Data {
+        try await data(for: request, subscriber: UniqueID.next(), priority: { request.priority })
     }
 
     /// The memory-cached image for `request`, or `nil`. Synchronous, lock-protected, no I/O. A hit counts in
@@ -81,14 +105,6 @@ public final class ImagePipeline: Sendable {
         guard passesChecksWithoutBlocking(request), let response = memoryCachedImage(for: request) else { return nil }
         recorder.record { $0.memoryHits += 1 }
         return response
-    }
-
-    func memoryCachedImage(for request: ImageRequest) -> ImageResponse? {
-        guard !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData),
-            let decoded = configuration.memoryCache?[request.imageKey]
-        else { return nil }
-        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
     }
 
     /// The counters since the pipeline was created.
@@ -108,7 +124,7 @@ public final class ImagePipeline: Sendable {
     public func removeAllCachedImages() { configuration.memoryCache?.removeAll() }
 
     /// The disk cache, once opened; `nil` when none is configured or it could not be opened.
-    public func diskCache() async -> DiskCache? { await diskCacheSlot.cache() }
+    public func diskCache() async -> DiskCache? { await lazyDiskCache.cache() }
 
     /// - Parameter joined: the image job `subscriber` already joined (``ImageTask`` joins a running job when it is
     ///   made); awaited instead of subscribing again, and left when a check fails or a cache answers.
@@ -138,6 +154,29 @@ public final class ImagePipeline: Sendable {
         }
         return ImageResponse(
             image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
+    }
+
+    /// The data-only path of ``data(for:)``: the request's checks, the data job, then a small decode of bytes
+    /// that are to be stored.
+    func data(
+        for request: ImageRequest, subscriber: UInt64, priority: @escaping @Sendable () -> Priority
+    ) async throws -> Data {
+        try validate(request)
+        if request.data == nil { try await checkSource(request.url) }
+        let key = request.dataJobKey
+        let loaded = try await dataJobs.value(for: key, subscriber: subscriber, priority: priority) {
+            [self] context in try await runDataJob(request, key: key, context: context)
+        }
+        if let metadata = loaded.pendingDiskEntry {
+            // Nothing reaches the disk cache that has not decoded: a small decode under the CPU limit proves the
+            // bytes whole (a sniffed header says nothing of a truncated or corrupt body). Bad bytes fail here.
+            var options = decodingOptions(for: request)
+            options.thumbnail = ThumbnailOptions(maxPixelSize: 64)
+            _ = try await decodeUnderLimit(loaded.data, options: options, priority: priority, countsAsDecode: false)
+            try Task.checkCancellation()
+            if loaded.claimDiskStore() { await storeOriginal(loaded.data, metadata: metadata, for: key.sourceKey) }
+        }
+        return loaded.data
     }
 
     /// What comes before any job: the request's checks (which throw), then the memory cache and the size-aware

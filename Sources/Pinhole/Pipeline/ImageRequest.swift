@@ -10,8 +10,8 @@ public import Foundation
 ///   content mode) + the processors' identifiers.
 ///
 /// Identity (when two requests share work): two requests are the same image job when they have the same source
-/// key, the same processing (``thumbnail`` and ``processors``) and the same cache policy, and the same data job
-/// (one download) when they have the same source key, headers, timeout and disk-cache policy. The cache policy is
+/// key, the same processing (``thumbnail`` and ``processors``) and the same cache access, and the same data job
+/// (one download) when they have the same source key, headers, timeout and disk-cache access. The cache access is
 /// what ``options`` say about where bytes may come from or go to: `reloadIgnoringCachedData` and
 /// `disableDiskCacheReads` (no disk read), `disableDiskCacheWrites` (no disk write), `disableDiskCache` (neither),
 /// `disableMemoryCacheWrites` (no memory write), `returnCacheDataDontLoad` (no load at all). ``priority`` is not part of the identity: requests that
@@ -63,7 +63,7 @@ public struct ImageRequest: Sendable, Hashable {
         /// Do not write the disk cache (still reads it). Part of the identity.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
         /// Offline: answer from the memory or disk cache only, never load from the source; a stale disk entry is
-        /// used unless it says `must-revalidate` or `no-cache` (``DiskCache/Metadata/mayAnswer(now:offline:)``).
+        /// used when HTTP allows it (``DiskCache/Metadata/mayAnswer(now:offline:)``, ``DiskCacheFreshness``).
         /// A miss fails with ``PinholeError/Code/notCached``. Part of the identity.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 6)
         /// Emit low-resolution previews of a progressive JPEG while it downloads (``ImageTask/events``), each time

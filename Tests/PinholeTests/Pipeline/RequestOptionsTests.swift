@@ -148,7 +148,7 @@ struct RequestOptionsTests {
         let request = ImageRequest(url: url, maxPixelSize: 100)
         let cache = fixture.pipeline.cache
         // Given nothing cached, When original bytes are stored for the request
-        #expect(cache.cachedImage(for: request) == nil)
+        #expect(cache.storedImage(for: request) == nil)
         #expect(await cache.cachedData(for: request) == nil)
         let stored = Data(VersionedLoader.signature + Array("stored|by|hand".utf8))
         try await cache.storeCachedData(stored, for: request)
@@ -157,11 +157,11 @@ struct RequestOptionsTests {
         #expect(Self.payload(response) == "stored|by|hand" && response.source == .diskCache)
         #expect(fixture.loader.totalLoads == 0)
         #expect(await cache.cachedData(for: request) == stored)
-        #expect(cache.cachedImage(for: request).map(Self.payload) == "stored|by|hand")
+        #expect(cache.storedImage(for: request).map(Self.payload) == "stored|by|hand")
         // When both are removed, Then the next request loads from the source
         await cache.removeCachedImage(for: request)
         await cache.removeCachedData(for: request)
-        #expect(cache.cachedImage(for: request) == nil)
+        #expect(cache.storedImage(for: request) == nil)
         #expect(await cache.cachedData(for: request) == nil)
         #expect(Self.payload(try await fixture.pipeline.image(for: request)).hasSuffix("|v1"))
         // And an image stored by hand is what the request gets from memory

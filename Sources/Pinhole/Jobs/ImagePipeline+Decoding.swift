@@ -60,12 +60,3 @@ extension ImagePipeline {
         }
     }
 }
-
-extension DataJobKey {
-    /// The same job without disk-cache reads (after a stored entry proved bad).
-    var withoutDiskReads: DataJobKey {
-        DataJobKey(
-            sourceKey: sourceKey, readsDiskCache: false, writesDiskCache: writesDiskCache,
-            loadsFromSource: loadsFromSource, headers: headers, timeout: timeout, isInline: isInline)
-    }
-}

@@ -1,31 +1,41 @@
 import Foundation
 
-/// What a private HTTP cache may do with a response (RFC 9111), for the pipeline's disk cache of original bytes:
-/// whether it may be stored, how long it stays fresh, and whether a stale copy may stand in when the origin cannot
-/// be reached.
+/// The HTTP caching rules of the pipeline's disk cache, written here once: what a private cache (RFC 9111) may
+/// store, how long an entry answers without asking the origin, and when a stale one may stand in. They apply to
+/// `http(s)` sources, whose original bytes are stored under ``ImageRequest/sourceKey``; an encoded thumbnail
+/// (``DiskCachePolicy``) keeps the freshness of the original it was made from.
 ///
-/// - Storing: `Cache-Control: no-store` and `Vary: *` are never stored (and the pipeline removes the entry they
-///   replace).
+/// - Storing: `Cache-Control: no-store` and `Vary: *` are never stored (and the entry they replace is removed);
+///   nor are bytes that did not decode.
 /// - Freshness lifetime, first that applies: `no-cache` → 0 (stored, revalidated before every use);
 ///   `max-age=N` → N s (it beats `Expires`; an invalid or conflicting `max-age` → 0);
 ///   `Expires` → `Expires − Date` (an `Expires` that is not a valid HTTP date, such as `0` or `-1`, → 0: already
-///   expired); with no explicit freshness, heuristic: 10 % of `Date − Last-Modified`, at most the configured
-///   default; else the configured default.
+///   expired); with no explicit freshness, heuristic: 10 % of `Date − Last-Modified`, at most
+///   ``ImagePipeline/Configuration/diskCacheDefaultFreshness``; else that default.
 /// - Age: the response's age when received (`Age`, or `now − Date` if larger) is subtracted from the lifetime.
+/// - Vary: an entry answers only a request with the values the stored request had for the headers its `Vary`
+///   names (an absent header matches an absent one; ``DiskCache/Metadata/matches(requestHeaders:)``).
 /// - Redirects: the entry is stored under the requested URL, so it is fresh only as long as each redirect on the way
 ///   allows too (§4, RFC 9110 §15.4): the shortest remaining lifetime of the final response and every redirect
 ///   wins. A redirect's lifetime is computed like any response's, except that without explicit freshness only
 ///   `300`, `301` and `308` are heuristically cacheable (RFC 9110 §15.1); `302`, `303` and `307` then give 0
 ///   (stored, revalidated through the chain before every use). A redirect with `no-store` or `Vary: *` means do
-///   not store.
-/// - A stale entry is revalidated with its validators sent back verbatim (`If-None-Match` with the `ETag` as
-///   received, weak `W/"…"` included; `If-Modified-Since` with `Last-Modified`); a `304` updates the stored
-///   headers with its own (§4.3.4) and the freshness is computed again.
+///   not store; one with `no-cache` or `must-revalidate` passes that on to the entry.
+/// - Revalidation: a fresh entry answers without asking the origin (``DiskCache/Metadata/isFresh(now:)``); a
+///   stale one is revalidated with its validators sent back verbatim (`If-None-Match` with the `ETag` as received,
+///   weak `W/"…"` included; `If-Modified-Since` with `Last-Modified`); a `304` updates the stored headers with its
+///   own (§4.3.4) and the freshness is computed again; a `200` replaces the entry.
+/// - Stale use: when revalidation cannot reach the origin (transport failure, a body cut short, timeout, `5xx`),
+///   the stale entry answers instead (§4.2.4, §4.3.3), and a request that may not load
+///   (``ImageRequest/Options/returnCacheDataDontLoad``) takes a stale entry; neither when the entry said
+///   `no-cache` or `must-revalidate` (§5.2.2.2, §5.2.2.4; ``DiskCache/Metadata/mayServeStale``).
 ///
-/// Source: https://www.rfc-editor.org/rfc/rfc9111 (§3 storing, §4.2 freshness, §4.2.3 age, §4.2.2 heuristics,
-/// §4.3 validation, §5.3 `Expires`), https://www.rfc-editor.org/rfc/rfc9110#section-15.1 (heuristically
-/// cacheable status codes).
-enum DiskCacheFreshness {
+/// Source: https://www.rfc-editor.org/rfc/rfc9111 (§3 storing, §4.1 Vary, §4.2 freshness, §4.2.3 age, §4.2.2
+/// heuristics, §4.2.4 stale responses, §4.3 validation, §5.3 `Expires`),
+/// https://www.rfc-editor.org/rfc/rfc9110#section-15.1 (heuristically cacheable status codes).
+///
+/// Public only as the page of these rules: its members are internal.
+public enum DiskCacheFreshness {
     /// The verdict on one response.
     enum Decision: Sendable, Equatable {
         /// Store (or keep) the entry with this metadata.

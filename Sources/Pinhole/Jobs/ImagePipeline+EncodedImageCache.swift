@@ -8,12 +8,12 @@ extension ImagePipeline {
 
     /// The image job's answer from an encoded image in the disk cache, or `nil` (then the job loads and decodes).
     ///
-    /// The entry must answer without the origin (``DiskCache/Metadata/mayAnswer(now:offline:)``: fresh, or stale
-    /// offline unless it must be revalidated; it carries the original's HTTP freshness). The small stored
+    /// The entry must answer without the origin (``DiskCache/Metadata/mayAnswer(now:offline:)``, with the
+    /// original's HTTP freshness: ``DiskCacheFreshness``). The small stored
     /// image is decoded at full size; that is a ``PipelineMetrics/thumbnailDiskHits``, not a
     /// ``PipelineMetrics/decodes``. An entry that does not parse or decode is removed and reads as a miss.
     func encodedImageHit(for request: ImageRequest, key: ImageJobKey) async throws -> LoadedImage? {
-        guard storesEncodedImages(for: request), key.data.readsDiskCache, let disk = await diskCacheSlot.cache()
+        guard storesEncodedImages(for: request), key.data.readsDiskCache, let disk = await lazyDiskCache.cache()
         else { return nil }
         let diskKey = EncodedImageEntry.diskKey(for: key.image)
         guard let entry = await disk.entry(for: diskKey),
@@ -50,7 +50,7 @@ extension ImagePipeline {
         async
     {
         guard storesEncodedImages(for: request), key.data.writesDiskCache, let encoder = configuration.encoder,
-            let metadata = loaded.pendingDiskEntry ?? loaded.cachedMetadata, let disk = await diskCacheSlot.cache()
+            let metadata = loaded.pendingDiskEntry ?? loaded.cachedMetadata, let disk = await lazyDiskCache.cache()
         else { return }
         let options =
             decoded.image.hasAlpha ? EncodingOptions(format: .png) : EncodingOptions(format: .jpeg, quality: 90)

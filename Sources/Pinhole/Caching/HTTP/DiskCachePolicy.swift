@@ -3,8 +3,9 @@
 ///
 /// Encoded images are keyed by the ``ImageKey`` (source key + thumbnail + processors), encoded by
 /// ``ImagePipeline/Configuration/encoder`` (PNG when the image has alpha, else JPEG at quality 90), and kept with
-/// the original's HTTP freshness. A later request for the same image reads and decodes that small file: no
-/// download and no full decode (``PipelineMetrics/thumbnailDiskHits``), even after the memory cache is gone.
+/// the original's HTTP freshness (``DiskCacheFreshness``). A later request for the same image reads and decodes
+/// that small file: no download and no full decode (``PipelineMetrics/thumbnailDiskHits``), even after the
+/// memory cache is gone.
 ///
 /// An encoded image carries no body to revalidate: once it is stale, a policy that keeps no original
 /// (``storeEncodedImages``, and ``automatic`` for thumbnails) downloads the source again in full; ``storeAll``

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension DiskCache.Metadata {
     /// The lowercased header names a `Vary` field lists (`*` included as `"*"`).
@@ -26,9 +26,7 @@ extension DiskCache.Metadata {
     }
 
     /// Whether the stored response may answer a request with `requestHeaders`: every header its `Vary` names has
-    /// the value it had in the request that was stored (absent matches absent), and `Vary` is not `*`.
-    ///
-    /// Source: https://www.rfc-editor.org/rfc/rfc9111#section-4.1
+    /// the value it had in the request that was stored, and `Vary` is not `*` (``DiskCacheFreshness``).
     public func matches(requestHeaders: [String: String]) -> Bool {
         let names = Self.varyNames(vary)
         guard !names.isEmpty else { return true }

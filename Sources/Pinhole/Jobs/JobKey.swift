@@ -4,8 +4,8 @@
 /// - everything that changes the bytes or pixels a caller gets: the source key (``ImageRequest/sourceKey``, with
 ///   the hash of the private headers), the request's own headers and timeout, and, for image jobs, the processing
 ///   (``ImageKey``: the thumbnail box and content mode, and the processors' identifiers);
-/// - the cache policy that changes where the bytes may come from or go to (``CachePolicy``, derived from
-///   ``ImageRequest/Options``: disk reads and writes, memory writes, and whether the source may be loaded at all).
+/// - the request's cache access, which changes where the bytes may come from or go to (``CacheAccess``, derived
+///   from ``ImageRequest/Options``: disk reads and writes, memory writes, and whether the source may be loaded).
 ///
 /// ``ImageRequest/priority`` is never part of a key: requests that differ only in priority share work, and the job
 /// runs at the highest priority of its callers. Options that change neither are not part of a key either
@@ -15,11 +15,13 @@
 /// of one source's bytes, or to ``DataJobKey`` when it changes the bytes a source gives; never compare requests
 /// anywhere else.
 extension ImageRequest {
-    /// Where a request's bytes may come from and go to: the part of ``ImageRequest/options`` that changes a job.
+    /// Which caches one request may read and write, and whether it may load its source: the part of
+    /// ``ImageRequest/options`` that changes a job. (What the pipeline's disk cache keeps at all is the
+    /// pipeline-wide ``DiskCachePolicy``.)
     ///
-    /// Canonical: options that lead to the same behaviour give the same policy (`disableDiskCache` with or without
+    /// Canonical: options that lead to the same behaviour give the same access (`disableDiskCache` with or without
     /// `reloadIgnoringCachedData` never touches the disk), so such requests still share.
-    struct CachePolicy: Sendable, Hashable {
+    struct CacheAccess: Sendable, Hashable {
         /// A disk-cache entry may answer (fresh, or revalidated): not under `disableDiskCache` nor
         /// `reloadIgnoringCachedData`.
         var readsDiskCache: Bool
@@ -40,20 +42,20 @@ extension ImageRequest {
         }
     }
 
-    /// This request's cache policy.
-    var cachePolicy: CachePolicy { CachePolicy(options) }
+    /// This request's cache access.
+    var cacheAccess: CacheAccess { CacheAccess(options) }
 
     /// The key of the data job that fetches this request's original bytes.
     var dataJobKey: DataJobKey {
-        let policy = cachePolicy
-        return DataJobKey(sourceKey: sourceKey, readsDiskCache: policy.readsDiskCache,
-                          writesDiskCache: policy.writesDiskCache, loadsFromSource: policy.loadsFromSource,
+        let access = cacheAccess
+        return DataJobKey(sourceKey: sourceKey, readsDiskCache: access.readsDiskCache,
+                          writesDiskCache: access.writesDiskCache, loadsFromSource: access.loadsFromSource,
                           headers: headers, timeout: timeout, isInline: data != nil)
     }
 
     /// The key of the image job that decodes this request's image.
     var imageJobKey: ImageJobKey {
-        ImageJobKey(image: imageKey, data: dataJobKey, writesMemoryCache: cachePolicy.writesMemoryCache)
+        ImageJobKey(image: imageKey, data: dataJobKey, writesMemoryCache: cacheAccess.writesMemoryCache)
     }
 }
 
@@ -80,6 +82,15 @@ struct DataJobKey: Sendable, Hashable, CustomStringConvertible {
     var description: String {
         "\(sourceKey) [disk \(readsDiskCache ? "r" : "-")\(writesDiskCache ? "w" : "-")]"
             + (loadsFromSource ? "" : " [offline]") + (headers.isEmpty ? "" : " [\(headers.count) headers]")
+    }
+}
+
+extension DataJobKey {
+    /// The same job without disk-cache reads (after a stored entry proved bad).
+    var withoutDiskReads: DataJobKey {
+        DataJobKey(
+            sourceKey: sourceKey, readsDiskCache: false, writesDiskCache: writesDiskCache,
+            loadsFromSource: loadsFromSource, headers: headers, timeout: timeout, isInline: isInline)
     }
 }
 

@@ -27,6 +27,41 @@ extension ImagePipeline {
             headers: request.headers, timeout: request.timeout)
     }
 
+    /// `request`'s bytes from its loader, under the network limit at the job's priority: a conditional request
+    /// when `cached` has validators, with the loading callbacks set (progress, previews).
+    func load(
+        _ request: ImageRequest, key: DataJobKey, cached: DiskCache.Entry?, context: JobContext
+    ) async throws -> DataResponse {
+        var dataRequest = Self.dataRequest(for: request, cached: cached)
+        let previews = observeLoading(&dataRequest, key: key, request: request, context: context)
+        let token = UniqueID.next()
+        context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
+        // However the download ends, the preview decode still running for it is cancelled.
+        defer { previews?.stop() }
+        return try await networkQueue.run(token: token, priority: { context.priority }) {
+            try await download(dataRequest)
+        }
+    }
+
+    private func download(_ request: DataRequest) async throws -> DataResponse {
+        try Task.checkCancellation()
+        recorder.record { $0.downloadsStarted += 1 }
+        do {
+            let response = try await loader(for: request.url).loadData(for: request)
+            recorder.record {
+                $0.downloadsCompleted += 1
+                $0.bytesReceived += response.data.count
+            }
+            return response
+        } catch is CancellationError {
+            recorder.record { $0.downloadsCancelled += 1 }
+            throw CancellationError()
+        } catch {
+            recorder.record { $0.downloadsFailed += 1 }
+            throw error
+        }
+    }
+
     /// The bytes of a request made from bytes in hand, as a data job's result; `nil` for other requests.
     ///
     /// - Throws: ``PinholeError/Code/emptyData`` or ``PinholeError/Code/notAnImage`` for bytes that are no image.

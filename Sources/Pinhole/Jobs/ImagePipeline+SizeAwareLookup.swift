@@ -1,45 +1,6 @@
 import Foundation
 
 extension ImagePipeline {
-    /// `decoded` after the request's processors (on ``Configuration/processingPool``); `decoded` itself when
-    /// there are none.
-    func processed(_ decoded: DecodedImage, for request: ImageRequest) async throws -> DecodedImage {
-        guard !request.processors.isEmpty else { return decoded }
-        let image = try await ImageProcessors.apply(request.processors, to: decoded.image, on: configuration.processingPool)
-        recorder.record { $0.processed += 1 }
-        return DecodedImage(image: image, info: decoded.info)
-    }
-
-    /// Stores a processed image in the memory cache and notes its size for the size-aware lookup.
-    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey) {
-        guard let memoryCache = configuration.memoryCache else { return }
-        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
-        let group = Self.variantGroup(key)
-        var known = memoryVariants[group] ?? []
-        if !known.contains(key.thumbnail) {
-            known.append(key.thumbnail)
-            memoryVariants.insert(known, for: group, cost: 0)
-        }
-    }
-
-    /// After a reload made `key`'s image from newer bytes: removes every other size of the same source and
-    /// processors this pipeline knows, from memory and their encoded copies from disk, so neither an exact hit, a
-    /// stored thumbnail nor the size-aware lookup answers with the older bytes. Sizes stored by an earlier process
-    /// and not asked since are not known here (their entries keep their own freshness).
-    func removeOlderVariants(of key: ImageKey) async {
-        let group = Self.variantGroup(key)
-        let older = (memoryVariants[group] ?? []).filter { $0 != key.thumbnail }
-        guard !older.isEmpty else { return }
-        memoryVariants.insert([key.thumbnail], for: group, cost: 0)
-        let keys = older.map { ImageKey(sourceKey: key.sourceKey, thumbnail: $0, processing: key.processing) }
-        for variant in keys { _ = configuration.memoryCache?.removeValue(for: variant) }
-        guard let disk = await diskCacheSlot.cache() else { return }
-        for variant in keys { await disk.removeEntry(for: EncodedImageEntry.diskKey(for: variant)) }
-    }
-
-    /// The variant index key: the same source and processors.
-    static func variantGroup(_ key: ImageKey) -> String { key.sourceKey + "\u{0}" + key.processing }
-
     /// The size-aware memory lookup: `request`'s thumbnail made from a larger memory-cached image of the same
     /// source (and no processors) by shrinking it on ``Configuration/processingPool``; `nil` when there is none
     /// or the decoder cannot resize (``ImageResizing``).
@@ -70,7 +31,7 @@ extension ImagePipeline {
         try Task.checkCancellation()
         let decoded = DecodedImage(image: image, info: source.info)
         recorder.record { $0.memoryResizes += 1 }
-        if request.cachePolicy.writesMemoryCache { storeInMemory(decoded, for: key) }
+        if request.cacheAccess.writesMemoryCache { storeInMemory(decoded, for: key) }
         return ImageResponse(image: image, info: source.info, source: .memoryCache, request: request)
     }
 

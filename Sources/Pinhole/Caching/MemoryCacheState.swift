@@ -4,7 +4,7 @@
 /// Mutating operations hand removed values back to the caller instead of dropping them, so that the last
 /// release of a value (and whatever its `deinit` does) happens after the lock is released.
 @usableFromInline
-struct MemoryCacheStorage<Key: Hashable, Value> {
+struct MemoryCacheState<Key: Hashable, Value> {
     @usableFromInline
     struct Entry {
         @usableFromInline let key: Key
@@ -105,6 +105,6 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     }
 }
 
-extension MemoryCacheStorage: Sendable where Key: Sendable, Value: Sendable {}
-extension MemoryCacheStorage.Entry: Sendable where Key: Sendable, Value: Sendable {}
-extension MemoryCacheStorage.Lookup: Sendable where Key: Sendable, Value: Sendable {}
+extension MemoryCacheState: Sendable where Key: Sendable, Value: Sendable {}
+extension MemoryCacheState.Entry: Sendable where Key: Sendable, Value: Sendable {}
+extension MemoryCacheState.Lookup: Sendable where Key: Sendable, Value: Sendable {}

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Opens the pipeline's disk cache once, on first use, and remembers a failure: an unusable directory leaves
 /// the pipeline working without a disk cache, and the failure is reported once.
-final class DiskCacheSlot: Sendable {
+final class LazyDiskCache: Sendable {
     private let opening: Locked<Task<DiskCache?, Never>?>
     private let directory: URL?
     private let sizeLimit: Int

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// The result a data job shares with the image jobs that need its bytes.
+final class LoadedData: Sendable {
+    let data: Data
+    let source: ImageResponse.Source
+    /// What to store in the disk cache once a decode proved the bytes good; `nil` when nothing is to be stored.
+    let pendingDiskEntry: DiskCache.Metadata?
+    /// The metadata of the disk-cache entry the bytes came from (for thumbnails made from them); `nil` otherwise.
+    let cachedMetadata: DiskCache.Metadata?
+    private let stored = Atomic<Bool>(false)
+
+    init(
+        data: Data, source: ImageResponse.Source, pendingDiskEntry: DiskCache.Metadata?,
+        cachedMetadata: DiskCache.Metadata? = nil
+    ) {
+        self.data = data
+        self.source = source
+        self.pendingDiskEntry = pendingDiskEntry
+        self.cachedMetadata = cachedMetadata
+    }
+
+    /// `true` exactly once: the first image job whose decode succeeded stores the bytes.
+    func claimDiskStore() -> Bool {
+        pendingDiskEntry != nil && !stored.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
+extension ImagePipeline {
+    /// The data job for `key` (`request` is the caller that started it), stage by stage: bytes in hand
+    /// (``inlineData(of:)``); the disk cache of originals when the key allows a read (``storedOriginal(for:key:in:)``,
+    /// ``answerFromDisk(_:key:)``); the loader under the network limit (``load(_:key:cached:context:)``); the
+    /// revalidation of a stale entry (``revalidated(_:by:for:key:in:)``, ``staleStandIn(_:after:)``); and for new
+    /// bytes what may be stored on disk, when the key allows a write (``diskEntry(for:of:key:in:)``). The rules
+    /// are HTTP's (``DiskCacheFreshness``).
+    func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
+        if let inline = try inlineData(of: request) { return inline }
+        // The source was checked by every caller before it could reach this job (`image(for:)`).
+        let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
+        let disk = useDisk ? await lazyDiskCache.cache() : nil
+        var cached: DiskCache.Entry?
+        if let disk, key.readsDiskCache {
+            cached = await storedOriginal(for: request, key: key, in: disk)
+            if let cached, let answer = answerFromDisk(cached, key: key) { return answer }
+        }
+        try Task.checkCancellation()
+        guard key.loadsFromSource else { throw Self.notCached(request) }
+
+        let response: DataResponse
+        do {
+            response = try await load(request, key: key, cached: cached, context: context)
+        } catch let error as PinholeError {
+            guard let stale = staleStandIn(cached, after: error) else { throw error }
+            return stale
+        }
+        if response.isNotModified, let cached, let disk {
+            return await revalidated(cached, by: response, for: request, key: key, in: disk)
+        }
+        if response.isNotModified {
+            throw PinholeError(.networkFailure, "\(request.url.absoluteString): 304 Not Modified without a cached copy")
+        }
+        if let error = PinholeError.forSniffed(ImageFormat.sniff(response.data)) { throw error }
+        try checkSize(of: response.data, from: request.url)
+        var pendingDiskEntry: DiskCache.Metadata?
+        if let disk, key.writesDiskCache {
+            pendingDiskEntry = await diskEntry(for: response, of: request, key: key, in: disk)
+        }
+        let isHTTP = !request.url.isFileURL
+        let source: ImageResponse.Source =
+            request.url.scheme?.lowercased() == "data" ? .providedData : isHTTP ? .network : .file
+        return LoadedData(data: response.data, source: source, pendingDiskEntry: pendingDiskEntry)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The memory cache's image for `request`, or `nil` when there is none or the request's options forbid a
+    /// read (``ImageRequest/Options/disableMemoryCacheReads``, ``ImageRequest/Options/reloadIgnoringCachedData``).
+    /// Runs no check of the request and counts nothing: callers do both (``cachedImage(for:)``, ``image(for:)``).
+    func memoryCachedImage(for request: ImageRequest) -> ImageResponse? {
+        guard !request.options.contains(.disableMemoryCacheReads),
+            !request.options.contains(.reloadIgnoringCachedData),
+            let decoded = configuration.memoryCache?[request.imageKey]
+        else { return nil }
+        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
+    }
+
+    /// Stores a processed image in the memory cache and notes its size for the size-aware lookup.
+    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey) {
+        guard let memoryCache = configuration.memoryCache else { return }
+        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
+        let group = Self.variantGroup(key)
+        var known = memoryVariants[group] ?? []
+        if !known.contains(key.thumbnail) {
+            known.append(key.thumbnail)
+            memoryVariants.insert(known, for: group, cost: 0)
+        }
+    }
+
+    /// After a reload made `key`'s image from newer bytes: removes every other size of the same source and
+    /// processors this pipeline knows, from memory and their encoded copies from disk, so neither an exact hit, a
+    /// stored thumbnail nor the size-aware lookup answers with the older bytes. Sizes stored by an earlier process
+    /// and not asked since are not known here (their entries keep their own freshness).
+    func removeOlderVariants(of key: ImageKey) async {
+        let group = Self.variantGroup(key)
+        let older = (memoryVariants[group] ?? []).filter { $0 != key.thumbnail }
+        guard !older.isEmpty else { return }
+        memoryVariants.insert([key.thumbnail], for: group, cost: 0)
+        let keys = older.map { ImageKey(sourceKey: key.sourceKey, thumbnail: $0, processing: key.processing) }
+        for variant in keys { _ = configuration.memoryCache?.removeValue(for: variant) }
+        guard let disk = await lazyDiskCache.cache() else { return }
+        for variant in keys { await disk.removeEntry(for: EncodedImageEntry.diskKey(for: variant)) }
+    }
+
+    /// The variant index key: the same source and processors.
+    static func variantGroup(_ key: ImageKey) -> String { key.sourceKey + "\u{0}" + key.processing }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The disk cache's entry of `key`'s original bytes, fresh or not; `nil` when there is none, or when it was
+    /// stored for other values of the request headers its `Vary` names (RFC 9111 §4.1, see ``DiskCacheFreshness``).
+    func storedOriginal(for request: ImageRequest, key: DataJobKey, in disk: DiskCache) async -> DiskCache.Entry? {
+        guard let entry = await disk.entry(for: key.sourceKey), entry.metadata.matches(requestHeaders: request.headers)
+        else { return nil }
+        return entry
+    }
+
+    /// The data job's answer from `cached` without asking the origin (a ``PipelineMetrics/diskHits``), or `nil`
+    /// when it must be revalidated first (``DiskCache/Metadata/mayAnswer(now:offline:)``).
+    func answerFromDisk(_ cached: DiskCache.Entry, key: DataJobKey) -> LoadedData? {
+        guard cached.metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource) else { return nil }
+        recorder.record { $0.diskHits += 1 }
+        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata)
+    }
+
+    /// What to store on disk for a full response to `request` once a decode proved its bytes good, or `nil` when
+    /// HTTP forbids storing it (``DiskCacheFreshness/decision(for:now:defaultFreshness:)``); then the entry it
+    /// replaces is removed.
+    func diskEntry(
+        for response: DataResponse, of request: ImageRequest, key: DataJobKey, in disk: DiskCache
+    ) async -> DiskCache.Metadata? {
+        switch DiskCacheFreshness.decision(for: response, defaultFreshness: configuration.diskCacheDefaultFreshness) {
+        case .store(let metadata):
+            return metadata.varying(response.headers["vary"], requestHeaders: request.headers)
+        case .doNotStore:
+            // The response replaces what was stored, and may not be stored itself: the old entry goes.
+            await disk.removeEntry(for: key.sourceKey)
+            return nil
+        }
+    }
+
+    /// Stores a source's original bytes; a failure is reported through ``Configuration/onDiagnostic`` and dropped.
+    func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
+        guard let disk = await lazyDiskCache.cache() else { return }
+        do {
+            try await disk.store(data, metadata: metadata, for: key)
+        } catch {
+            configuration.onDiagnostic?("disk cache: could not store \(key): \(error)")
+        }
+    }
+}

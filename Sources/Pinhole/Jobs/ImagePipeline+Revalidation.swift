@@ -1,0 +1,54 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The data job's answer after a `304 Not Modified` for the stale `cached` entry: its bytes, with the stored
+    /// header fields and freshness updated from the `304` (RFC 9111 §4.3.4), or the entry removed when the
+    /// updated response may no longer be stored
+    /// (``DiskCacheFreshness/decision(revalidatedBy:previous:now:defaultFreshness:)``).
+    func revalidated(
+        _ cached: DiskCache.Entry, by response: DataResponse, for request: ImageRequest, key: DataJobKey,
+        in disk: DiskCache
+    ) async -> LoadedData {
+        recorder.record {
+            $0.notModified += 1
+            $0.diskHits += 1
+        }
+        let verdict = DiskCacheFreshness.decision(
+            revalidatedBy: response, previous: cached.metadata,
+            defaultFreshness: configuration.diskCacheDefaultFreshness)
+        var refreshedMetadata: DiskCache.Metadata?
+        switch verdict {
+        case .store(let updated):
+            let refreshed = updated.varying(
+                response.headers["vary"] ?? cached.metadata.vary, requestHeaders: request.headers)
+            await disk.updateMetadata(refreshed, for: key.sourceKey)
+            refreshedMetadata = refreshed
+        case .doNotStore: await disk.removeEntry(for: key.sourceKey)
+        }
+        return LoadedData(
+            data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshedMetadata)
+    }
+
+    /// The stale `cached` entry standing in for a load that failed with `error` (counted as a disk hit and a
+    /// ``PipelineMetrics/staleHits``), or `nil` when it may not (``DiskCache/Metadata/mayServeStale``,
+    /// ``meansOriginUnreachable(_:)``).
+    func staleStandIn(_ cached: DiskCache.Entry?, after error: PinholeError) -> LoadedData? {
+        // RFC 9111 §4.2.4: a stale copy may stand in when the origin cannot be reached, unless it forbids that.
+        guard let cached, cached.metadata.mayServeStale, Self.meansOriginUnreachable(error) else { return nil }
+        recorder.record {
+            $0.diskHits += 1
+            $0.staleHits += 1
+        }
+        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
+    }
+
+    /// Whether `error` says the origin could not be reached (transport failure, a body cut short, timeout, `5xx`),
+    /// the cases in which RFC 9111 lets a cache answer with a stale copy (§4.2.4; §4.3.3 for a `5xx`).
+    static func meansOriginUnreachable(_ error: PinholeError) -> Bool {
+        switch error.code {
+        case .networkFailure, .truncated, .timeout: true
+        case .httpStatus: (500...599).contains(error.httpStatusCode ?? 0)
+        default: false
+        }
+    }
+}
