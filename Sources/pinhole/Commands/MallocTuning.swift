@@ -24,7 +24,7 @@ import Glibc
 ///
 /// `mallopt` is declared in `<malloc.h>`, which the Swift Glibc module does not import, so it is looked up
 /// with `dlsym`. A user who sets `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TOP_PAD_` to a number keeps their own value.
-enum MemoryPolicy {
+enum MallocTuning {
     /// glibc's `M_MMAP_THRESHOLD` parameter number (`<malloc.h>`: `#define M_MMAP_THRESHOLD -3`).
     private static let mmapThresholdParameter: Int32 = -3
     /// glibc's `M_TOP_PAD` parameter number (`<malloc.h>`: `#define M_TOP_PAD -2`).
