@@ -12,3 +12,8 @@ char *CPinholeChafa_print(ChafaCanvas *canvas, ChafaTermInfo *term_info, size_t 
 void CPinholeChafa_free(char *text) {
     g_free(text);
 }
+
+int CPinholeChafa_columns(uint32_t scalar) {
+    if (g_unichar_iszerowidth((gunichar)scalar)) return 0;
+    return g_unichar_iswide((gunichar)scalar) ? 2 : 1;
+}

@@ -8,32 +8,20 @@ import Darwin
 /// decoding): the AC scans a 1/8-scale decode never reads (exact), or the AC refinement scans that send the
 /// coefficients' last bit (an approximation for 1/4-scale decodes; see ``Rule/lastBitACRefinements``).
 ///
-/// A progressive JPEG (ITU-T T.81 Annex G) sends each component's coefficients in several scans: DC scans
-/// (spectral selection `Ss = Se = 0`, first and refinement passes) and AC scans (`Ss ≥ 1`, one component each).
-/// At a 1/8 scale libjpeg's 1×1 inverse DCT reads the DC coefficient alone, so the AC scans of such a component
-/// are entropy-decoded for nothing; they are most of the file. The filter copies everything else byte for byte
-/// and in order — SOI, every marker segment (APPn, DQT, DHT, DRI, SOF, COM …, wherever it appears), every kept
-/// scan with its entropy-coded data, and EOI — and leaves out the whole scan (its SOS segment and its data) of an
-/// AC scan the ``Rule`` names. Under ``Rule/acScans(ofComponents:)`` every AC scan of such a component goes, first passes and
-/// refinements alike, so no kept refinement scan depends on a dropped one. An AC scan that comes before any kept
-/// scan of its component (out of order: T.81 wants the DC scan first) is kept, because libjpeg latches a
-/// component's quantization table at the first scan that holds it, and a DQT between the two would otherwise
-/// change how its DC coefficients are dequantized.
+/// Input: a progressive JPEG (ITU-T T.81 Annex G: DC scans with `Ss = Se = 0`, AC scans with `Ss ≥ 1`, one
+/// component each). Output: everything else copied byte for byte and in order (SOI, every marker segment wherever
+/// it appears, every kept scan with its entropy-coded data, EOI), without the whole scan (SOS segment and data) of
+/// each AC scan the ``Rule`` names. Under ``Rule/acScans(ofComponents:)`` every AC scan of a component goes, so no
+/// kept refinement depends on a dropped scan; an AC scan before any kept scan of its component is kept, because
+/// libjpeg latches a component's quantization table at its first scan. A scan's data ends at the first `0xFF`
+/// not followed by `0x00`, `0xD0…0xD7` or `0xFF` (T.81 B.1.1.2, B.1.1.5).
 ///
-/// The end of a scan's entropy-coded data is the first `0xFF` followed by a byte other than `0x00` (a stuffed
-/// `0xFF`), `0xD0…0xD7` (a restart marker) or `0xFF` (a fill byte) (T.81 B.1.1.2, B.1.1.5).
-///
-/// The filter also reads, from every scan header, which components the file sends completely: every coefficient
-/// (DC and AC 1…63) down to its last bit (successive approximation `Al = 0`), as libjpeg tracks it (`coef_bits`,
-/// the `Al` of the last scan that covered each coefficient). For a component that is not complete, libjpeg's
-/// whole-file decode smooths blocks (it estimates the unknown coefficients, DC included); the caller must then
-/// decode the whole file to get the same picture.
-///
-/// Data that ends early is copied as far as it goes, without an EOI added, so the decoder sees the same premature
-/// end it would see in the whole file (libjpeg's `JWRN_JPEG_EOF`). Anything the filter does not understand —
-/// bytes between segments that are not a marker, a segment length under 2, an SOS segment whose length does not
-/// match its component count — returns `nil`, and the caller decodes the whole file instead. A pure function of
-/// its input; safe from any isolation.
+/// The result also says which components the file sends completely (every coefficient to its last bit, `Al = 0`,
+/// as libjpeg's `coef_bits` tracks it): for any other, libjpeg's whole-file decode smooths blocks, so the caller
+/// must decode the whole file to get the same picture. Data that ends early is copied as far as it goes, without
+/// an EOI, so the decoder sees the same premature end. Anything not understood (bytes between segments that are not
+/// a marker, a segment length under 2, an SOS length that does not match its component count) returns `nil`: the
+/// caller decodes the whole file. A pure function of its input; safe from any isolation.
 package enum JPEGScanFilter {
     /// The filtered stream, and what went.
     package struct Result: Equatable {

@@ -10,7 +10,8 @@ import Pinhole
 /// - libvips' ORC vector (SIMD) paths on only where every ORC program is compiled and freed under one lock of the
 ///   shim's (`CPinholeVipsOrcLock.c`): liborc 0.4.33 corrupts its code memory when two threads compile or free
 ///   programs at once (found by AddressSanitizer in the cancellation storm; RELIABILITY.md section 4). When the
-///   lock is not reached (see `orcLockInstalled`), the paths are turned off, at 12-18 % more CPU per thumbnail;
+///   lock is not reached (see `orcLockInstalled`), the paths are turned off, at a CPU cost per thumbnail
+///   (BENCHMARKS.md, "Figures moved out of doc comments");
 /// - GLib log handlers for every domain that capture warnings (libvips, libpng, libjpeg, GLib…) into a
 ///   bounded ring buffer of 64 messages. Nothing is printed to stderr, so a terminal UI stays intact. A failed
 ///   decode's ``PinholeError`` message also carries the warnings logged on its own thread (libpng's errors reach

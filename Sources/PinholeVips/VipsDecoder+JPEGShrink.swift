@@ -9,11 +9,11 @@ package import Pinhole
 /// fallback CMYK profile when none is embedded) and RGB or grey with a profile that is not sRGB (Adobe RGB,
 /// Display P3, camera profiles). `vips_thumbnail` loads a JPEG at the largest DCT scale that leaves at least 2× for
 /// its resize (libvips `libvips/resample/thumbnail.c`, `vips_thumbnail_find_jpegshrink`) and then imports the
-/// profile on every loaded pixel, in float, through lcms: for a 4 MP CMYK photo and a 360 px box it loads at 1/2
-/// (1,280 × 800), and lcms took 48 % of the ~225 ms per thumbnail (`perf record`; 10 copies by `pinhole thumbnail`:
-/// 2.3–2.5 s). Loading at the scale the fast path uses (``jpegLoadShrink(width:height:box:)``: 1/4 there) gives
-/// libvips a quarter of the pixels to import (10 copies: 1.27–1.29 s); the look stays within the fast path's bar of the plain `vips_thumbnail` result (PSNR ≥ 35 dB,
-/// `JPEGFastPathTests`, `JPEGLoadShrinkTests`).
+/// profile on every loaded pixel, in float, through lcms, which then takes much of the thumbnail's time. Loading
+/// at the scale the fast path uses (``jpegLoadShrink(width:height:box:)``: 1/4 for a 4 MP photo to 360 px, where
+/// `vips_thumbnail` takes 1/2) gives libvips a quarter of the pixels to import; the look stays within the fast
+/// path's bar of the plain `vips_thumbnail` result (PSNR ≥ 35 dB, `JPEGFastPathTests`, `JPEGLoadShrinkTests`).
+/// Figures: BENCHMARKS.md, "2026-12-01 afternoon".
 extension VipsDecoder {
     /// The JPEG load shrink (1, 2, 4 or 8) for a thumbnail to `box` of a `width` × `height` image (pixels; both
     /// displayed, or both stored): the largest whose loaded image is still ``headroom`` times the box on both sides

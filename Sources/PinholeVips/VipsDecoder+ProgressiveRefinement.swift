@@ -7,23 +7,17 @@ package import Pinhole
 ///
 /// Why: at 1/4 no scan of the usual scan scripts can be left out exactly (VipsDecoder+ProgressiveJPEG.swift), but
 /// the last-bit refinement passes (`Ah = 1, Al = 0`: in libjpeg's default script one for luma and one per chroma
-/// component) are 21–57 % of a corpus photo's bytes and about half of its entropy decoding, and change a thumbnail
-/// little: every AC coefficient they cover loses its lowest bit (at most one quantization step). An approximation,
-/// so it has a bar: the PSNR ≥ 45 dB against the whole-file decode, for the thumbnail the fast path makes
-/// from the 1/4 decode (lanczos3 by 1.4–2.8×). Measured on the 17 progressive corpus photos (all have such scans)
-/// (BENCHMARKS.md): 45.6–52.7 dB at the largest box that still decodes at 1/4 (a 1.4× resize, where the error is
-/// largest), 1/4 decodes 1.4–2.4× faster; the 1/4-scale pixels themselves are 43–52 dB from the whole-file
-/// decode's. At 1/2 the 360 px thumbnails were 45.0–52.1 dB (a shorter resize averages less of the error away):
-/// too close to the bar, so the route is not taken there. Block smoothing on was no closer (measured).
+/// component) are a large share of a photo's bytes and of its entropy decoding, and change a thumbnail little:
+/// every AC coefficient they cover loses its lowest bit (at most one quantization step). An approximation, so it
+/// has a bar: PSNR ≥ 45 dB against the whole-file decode, for the thumbnail the fast path makes from the 1/4 decode,
+/// at the largest box that still decodes at 1/4 (the shortest resize, where the error is largest). At 1/2 the
+/// margin was too thin, so the route is not taken there. Measurements: BENCHMARKS.md, "2026-11-30 evening".
 ///
-/// `Tests/PinholeVipsTests/ProgressiveRefinementSkippingTests.swift` keeps every progressive corpus photo and
-/// fixture at ≥ 45 dB at that worst size. ``VipsDecoder/progressiveRefinementSkipping`` `false` turns it off (the
-/// same pixels as TurboJPEG's whole-file decode again).
-///
-/// Declined — the whole file is then decoded as before — when the file is not progressive, has no such scan, does
-/// not send every coefficient of every component to its last bit (libjpeg would smooth such a file's blocks, and
-/// a file cut short is one), or when libjpeg warns about the filtered stream (libvips then decides, as for
-/// TurboJPEG's warnings).
+/// `Tests/PinholeVipsTests/ProgressiveRefinementSkippingTests.swift` holds every progressive corpus photo and
+/// fixture to the bar. ``VipsDecoder/progressiveRefinementSkipping`` `false` turns it off (the same pixels as
+/// TurboJPEG's whole-file decode again). Declined — the whole file is then decoded — when the file is not
+/// progressive, has no such scan, does not send every coefficient of every component to its last bit (libjpeg
+/// would smooth its blocks; a file cut short is one), or when libjpeg warns about the filtered stream.
 extension VipsDecoder {
     /// Which scans of a progressive JPEG the fast path may leave out.
     struct ProgressiveShortcuts: Sendable, Equatable {

@@ -3,77 +3,28 @@ import CVips
 public import Foundation
 public import Pinhole
 
-/// Decodes images with libvips: sniffing, header-checked limits, shrink-on-load thumbnails, EXIF orientation,
-/// conversion to 8-bit sRGB.
+/// Decodes images with libvips into 8-bit sRGB pixels oriented for display: a shrink-on-load thumbnail, or the
+/// full size when `thumbnail == nil`.
 ///
-/// What you get:
-/// - the format is taken from the magic bytes (``ImageFormat/sniff(_:)``), never from a name or header;
-/// - the header is read first and ``DecodingOptions/maxPixelCount`` (one frame: width × height) and
-///   ``DecodingOptions/maxFrameCount`` are checked before any pixel is decoded;
-/// - a thumbnail is made by shrink-on-load (`vips_thumbnail_buffer`) into the ``ThumbnailOptions`` box of the
-///   *displayed* image with its content mode (fit, fill, or fill cropped at the centre or the most interesting
-///   region by `vips_smartcrop`), never enlarged unless ``ThumbnailOptions/allowsUpscaling``; its size is exactly
-///   ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size;
-/// - ``DecodingOptions/allowsTruncatedData`` (progressive previews) decodes what data that ends early holds, on
-///   the libvips path, instead of failing;
-///   `thumbnail == nil` decodes at full size (still oriented, sRGB, 8-bit);
-/// - EXIF orientation (1…8) is applied to JPEG, PNG, WebP and TIFF. HEIF/AVIF are shown as libheif gives
-///   them (irot/imir applied); an EXIF Orientation tag inside HEIF is informative only and is *not* applied;
-/// - colour becomes 8-bit sRGB: embedded ICC profiles (Display P3, Adobe RGB, CMYK…) are converted through
-///   the profile, CMYK without a profile uses libvips' fallback CMYK profile, untagged RGB and grey are
-///   taken as sRGB and kept exactly (no colour transform). A profile that does not fit the pixels (a grey
-///   profile on RGB, RGB on grey, CMYK on RGB…) or does not parse is ignored, as browsers ignore it: the image is
-///   then taken as untagged (CMYK through the fallback profile) and a diagnostic says so (``onDiagnostic``,
-///   ``Vips/drainWarnings()``); libvips alone would apply a grey profile to RGB data and make a grey picture;
-///   16-bit samples become 8-bit (v >> 8, within 1 of v / 257); gAMA chunks in PNG are ignored (as libvips,
-///   Pillow and ImageMagick do);
-/// - output: ``PixelImage/PixelFormat/rgba8`` (straight alpha) when the source has alpha,
-///   ``PixelImage/PixelFormat/gray8`` for grey without alpha (``PixelImage/PixelFormat/rgb8`` when an embedded
-///   grey ICC profile was applied), ``PixelImage/PixelFormat/rgb8`` otherwise;
-/// - the first frame of an animation; ``DecodedImage/SourceInfo/frameCount`` reports how many there are;
-/// - SVG is rasterised at its intrinsic size (or fitted to the box), when libvips has librsvg.
+/// - Input: the format is sniffed from the magic bytes (``ImageFormat/sniff(_:)``); ``DecodingOptions/maxPixelCount``
+///   (one frame: width × height) and ``DecodingOptions/maxFrameCount`` are checked on the header, before any pixel
+///   is decoded; ``DecodingOptions/untrustedFormats`` restricts the format and libvips' loader
+///   (VipsDecoder+Untrusted.swift). The first frame of an animation; SVG when libvips has librsvg.
+/// - Output: exactly ``ThumbnailOptions/fittedSize(width:height:)`` of the displayed size (EXIF orientation 1…8
+///   applied to JPEG, PNG, WebP and TIFF; HEIF/AVIF as libheif gives them), in the ``ThumbnailOptions`` content
+///   mode (VipsDecoder+ContentMode.swift); ``PixelImage/PixelFormat/rgba8`` (straight alpha) with alpha,
+///   ``PixelImage/PixelFormat/gray8`` for grey, ``PixelImage/PixelFormat/rgb8`` otherwise (and for grey with a grey
+///   ICC profile applied). Embedded ICC profiles are applied; untagged RGB and grey are taken as sRGB; a profile
+///   that does not fit the pixels is ignored with a diagnostic (``onDiagnostic``).
+/// - Errors: see ``decode(_:options:)``. Data that ends early is ``PinholeError/Code/truncated`` unless
+///   ``DecodingOptions/allowsTruncatedData``, judged by the decoders' own evidence (VipsDecoder+Truncation.swift).
+/// - Stopping: cancellation stops a running decode; so does ``decodeTimeLimit`` of CPU time
+///   (``PinholeError/Code/decodingTimedOut``; DecodeInterruption.swift).
+/// - JPEG thumbnails that need nothing but scaling take TurboJPEG (``jpegFastPath``, VipsDecoder+TurboJPEG.swift),
+///   with the progressive shortcuts ``progressiveDCOnly`` and ``progressiveRefinementSkipping``; other JPEG
+///   thumbnails load at its DCT scale (VipsDecoder+JPEGShrink.swift). Figures: BENCHMARKS.md.
 ///
-/// Truncation policy: data that ends early fails with ``PinholeError/Code/truncated`` (libvips
-/// `fail_on=truncated`); a grey-filled partial image is never returned. Whether data ends early is the decoders'
-/// own evidence for this decode, never the position of an end marker and never libvips' process-global error
-/// text: the format's libvips loader asking for bytes past the end (JPEG, PNG, TIFF, read again through a source
-/// of our own), giflib running out of bytes before the trailer (a GIF cut after a complete frame fails too),
-/// libwebpdemux finding chunks longer than the data, libheif's `heif_suberror_End_of_data`, a BMP's declared file
-/// size. Bytes after a complete image (padding, an upload tool's text, a motion photo's video) are ignored, as
-/// the decoders ignore them; SVG is the exception, since XML forbids content after the root element. Corrupt but
-/// complete data (for example "Corrupt JPEG data" warnings) decodes; the warnings go to ``Vips/drainWarnings()``.
-///
-/// Untrusted bytes (``DecodingOptions/untrustedFormats`` set, as an untrusted ``SourcePolicy`` does): the sniffed
-/// format must be one of those formats and libvips' loader must be that format's own (`jpegload_buffer` for JPEG,
-/// …; never ImageMagick), checked before any loader reads more than magic bytes, else
-/// ``PinholeError/Code/unsupportedFormat`` says why; the decode then runs with libvips' untrusted operations
-/// blocked (`vips_block_untrusted_set`, process-wide, so trusted decodes that need such a loader wait for their
-/// turn: see `UntrustedLoaderGate`). Trusted decodes behave as before.
-///
-/// Stopping: a cancelled task stops its decode within a few KiB of input (JPEG, PNG, TIFF) or a strip of output,
-/// and frees its thread; a decode that uses more than ``decodeTimeLimit`` of CPU time stops with
-/// ``PinholeError/Code/decodingTimedOut`` (see `DecodeInterruption`).
-///
-/// JPEG fast path (``jpegFastPath``, on by default): a JPEG thumbnail that needs nothing but scaling — YCbCr or
-/// grey, Huffman-coded 8-bit baseline or progressive, no ICC profile or an sRGB one, any EXIF orientation — is
-/// decoded by libjpeg-turbo's TurboJPEG at the smallest DCT scale (1/8 … 1) that still covers the box, and
-/// libvips finishes it with the kernel `vips_thumbnail` uses (lanczos3, exact fitted size, then the rotation).
-/// Same size and the same look as the libvips path (PSNR ≥ 35 dB, tested), at about half the cost: libvips
-/// itself stops its JPEG shrink-on-load at twice the target. CMYK/YCCK, RGB-coded and arithmetic-coded JPEGs,
-/// wide-gamut or grey ICC profiles, full-size decodes and every other format take the libvips path; a JPEG
-/// thumbnail among them is loaded there at the fast path's DCT scale, not `vips_thumbnail`'s, so the profile
-/// import works on up to 4× fewer pixels (a 4 MP CMYK photo to 360 px: about 225 → 125 ms; the look stays within
-/// the same PSNR bar; VipsDecoder+JPEGShrink.swift). The header
-/// read and limit checks come first on both paths; data on which libjpeg warns (truncated or corrupt) leaves the
-/// fast path for the libvips path, which decides. A progressive JPEG the fast path decodes at 1/8 scale is decoded
-/// from its DC scans alone (``progressiveDCOnly``, on by default: the same pixels as the whole-file decode, 2–5×
-/// less work); one it decodes at 1/4 without its last-bit AC refinement scans (``progressiveRefinementSkipping``,
-/// on by default: an approximation, thumbnails ≥ 45 dB PSNR from the whole-file decode's, 1.4–2.4× less work;
-/// VipsDecoder+ProgressiveRefinement.swift says how it was measured).
-///
-/// Decoding runs on `pool` (never on Swift's cooperative pool); cancellation is checked before and after, and stops
-/// a running decode.
-/// Safe from any isolation; values of this type are cheap to copy.
+/// Decoding runs on ``pool``, never on Swift's cooperative pool. Safe from any isolation; cheap to copy.
 public struct VipsDecoder: ImageDecoding {
     /// The threads that run libvips.
     public let pool: WorkerThreadPool
@@ -120,9 +71,9 @@ public struct VipsDecoder: ImageDecoding {
     ///     it decodes at 1/8 scale (the same pixels, a fraction of the work); `false` decodes every scan (for
     ///     comparisons).
     ///   - progressiveRefinementSkipping: `true` (the default) lets the fast path leave out the last-bit AC
-    ///     refinement scans of a progressive JPEG it decodes at 1/4 scale (thumbnails within 45 dB PSNR of the
-    ///     whole-file decode's, about half the entropy decoding); `false` decodes every scan there (the same
-    ///     pixels as TurboJPEG's decode).
+    ///     refinement scans of a progressive JPEG it decodes at 1/4 scale (an approximation held to 45 dB PSNR
+    ///     against the whole-file decode's thumbnail); `false` decodes every scan there (the same pixels as
+    ///     TurboJPEG's decode).
     public init(
         pool: WorkerThreadPool = .cpu, jpegFastPath: Bool = true,
         decodeTimeLimit: Duration = VipsDecoder.defaultDecodeTimeLimit,

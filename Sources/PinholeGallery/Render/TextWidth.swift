@@ -1,30 +1,17 @@
+import CPinholeChafa
+
 /// How many terminal columns text takes, and cutting text to a width, without ANSI sequences in the text.
 ///
-/// An approximation of `wcwidth` that needs no C locale: combining marks and zero-width characters take 0
-/// columns, East Asian wide and fullwidth characters and most emoji take 2, everything else 1.
+/// `wcwidth` without a C locale: GLib's Unicode tables (through CPinholeChafa) say which characters take 0
+/// columns (combining marks, zero-width characters) and which 2 (East Asian wide and fullwidth, emoji);
+/// control characters take 0, everything else 1.
 enum TextWidth {
     /// Columns taken by one scalar.
     static func columns(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-        if value < 0x300 { return 1 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if isWide(value) { return 2 }
-        return 1
-    }
-
-    private static func isWide(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
+        if value < 0x300 { return 1 }  // Latin text, the common case, without a call into GLib
+        return Int(CPinholeChafa_columns(value))
     }
 
     /// Columns taken by `text`.

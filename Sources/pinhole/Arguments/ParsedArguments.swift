@@ -1,4 +1,4 @@
-/// The result of ``ArgumentParser/parse(_:)``: positional arguments in order, option values and flags.
+/// The result of ``ArgumentReader/read(_:)``: positional arguments in order, option values and flags.
 ///
 /// Typed accessors turn values into numbers and choices, throwing ``UsageError`` that names the option.
 struct ParsedArguments: Sendable, Equatable {

@@ -30,7 +30,7 @@ extension BenchCommand {
         """
 
     static func batch(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try ArgumentParser(options: batchOptions).parse(arguments)
+        let parsed = try ArgumentReader(options: batchOptions).read(arguments)
         if parsed.has("--help") { print(batchHelp); return 0 }
         guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
         var configuration = BatchMemoryBenchmark.Configuration(

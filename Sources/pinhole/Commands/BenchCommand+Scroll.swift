@@ -32,7 +32,7 @@ extension BenchCommand {
         """
 
     static func scroll(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try ArgumentParser(options: scrollOptions).parse(arguments)
+        let parsed = try ArgumentReader(options: scrollOptions).read(arguments)
         if parsed.has("--help") { print(scrollHelp); return 0 }
         guard parsed.positionals.isEmpty else { throw UsageError("bench scroll takes no positional arguments") }
         var configuration = ScrollBenchmark.Configuration()

@@ -76,7 +76,7 @@ enum BenchCommand {
     }
 
     private static func thumbnail(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try ArgumentParser(options: thumbnailOptions).parse(arguments)
+        let parsed = try ArgumentReader(options: thumbnailOptions).read(arguments)
         if parsed.has("--help") { print(help); return 0 }
         guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
         let corpus = parsed.positionals.first ?? defaultCorpus
@@ -104,7 +104,7 @@ enum BenchCommand {
     }
 
     private static func rss(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try ArgumentParser(options: rssOptions).parse(arguments)
+        let parsed = try ArgumentReader(options: rssOptions).read(arguments)
         if parsed.has("--help") { print(help); return 0 }
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw UsageError("bench rss needs exactly one FILE")

@@ -23,7 +23,7 @@ enum BenchDownloadCommand {
         """
 
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try ArgumentParser(options: options).parse(arguments)
+        let parsed = try ArgumentReader(options: options).read(arguments)
         if parsed.has("--help") { print(help); return 0 }
         var configuration = DownloadBenchmark.Configuration()
         configuration.runs = try parsed.integer("--runs", default: 5, in: 1...100)

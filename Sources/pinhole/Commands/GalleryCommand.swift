@@ -42,7 +42,7 @@ enum GalleryCommand {
 
     /// Parses `arguments` and runs the gallery; returns the exit status.
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try ArgumentParser(options: options).parse(arguments)
+        let parsed = try ArgumentReader(options: options).read(arguments)
         if parsed.has("--help") {
             print(help)
             return 0

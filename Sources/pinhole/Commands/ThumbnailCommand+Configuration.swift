@@ -89,7 +89,7 @@ extension ThumbnailCommand {
         static func parse(
             _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
         ) throws(UsageError) -> Configuration {
-            let parsed = try ArgumentParser(options: options).parse(arguments)
+            let parsed = try ArgumentReader(options: options).read(arguments)
             var configuration = Configuration(inputs: parsed.positionals)
             configuration.showsHelp = parsed.has("--help")
             if configuration.showsHelp { return configuration }

@@ -47,7 +47,7 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
     var imagesPerSecond: Double
     /// Peak resident set size of the process, in bytes.
     var peakRSSBytes: Int
-    /// Minor page faults of the process (4 KiB pages the kernel mapped in; see `MemoryPolicy`).
+    /// Minor page faults of the process (4 KiB pages the kernel mapped in; see `MallocTuning`).
     var pageFaults: Int = 0
     /// Bytes loaded from the inputs (each distinct source once; failed ones included when they were read).
     var bytesIn: Int

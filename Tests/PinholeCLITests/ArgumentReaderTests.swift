@@ -3,8 +3,8 @@ import Testing
 @testable import pinhole
 
 @Suite(.timeLimit(scaledMinutes: 1))
-struct ArgumentParserTests {
-    let parser = ArgumentParser(options: [
+struct ArgumentReaderTests {
+    let reader = ArgumentReader(options: [
         .value("--size", "PIXELS", help: "size"),
         .value("--out", "DIR", help: "out"),
         .flag("--json", help: "json"),
@@ -15,8 +15,8 @@ struct ArgumentParserTests {
         // Given options before, between and after positionals
         let tokens = ["a.jpg", "--size", "200", "dir", "--json", "--out=o", "b.png"]
 
-        // When parsed
-        let parsed = try parser.parse(tokens)
+        // When read
+        let parsed = try reader.read(tokens)
 
         // Then positionals keep their order and options are found in both forms
         #expect(parsed.positionals == ["a.jpg", "dir", "b.png"])
@@ -26,12 +26,12 @@ struct ArgumentParserTests {
 
     @Test(arguments: [["--size", "300"], ["--size=300"]])
     func acceptsSpaceAndEqualsForms(tokens: [String]) throws {
-        #expect(try parser.parse(tokens).values["--size"] == "300")
+        #expect(try reader.read(tokens).values["--size"] == "300")
     }
 
     @Test func takesEverythingAfterDoubleDashAsPositional() throws {
         // Given a file whose name looks like an option
-        let parsed = try parser.parse(["--json", "--", "--size", "-"])
+        let parsed = try reader.read(["--json", "--", "--size", "-"])
 
         // Then it is positional
         #expect(parsed.positionals == ["--size", "-"])
@@ -39,13 +39,13 @@ struct ArgumentParserTests {
     }
 
     @Test func treatsLoneDashAsPositionalAndShortHAsHelp() throws {
-        let parsed = try parser.parse(["-", "-h"])
+        let parsed = try reader.read(["-", "-h"])
         #expect(parsed.positionals == ["-"])
         #expect(parsed.has("--help"))
     }
 
     @Test func letsTheLastRepeatedValueWin() throws {
-        #expect(try parser.parse(["--size", "1", "--size=2"]).values["--size"] == "2")
+        #expect(try reader.read(["--size", "1", "--size=2"]).values["--size"] == "2")
     }
 
     @Test(arguments: [
@@ -57,11 +57,11 @@ struct ArgumentParserTests {
         (["--json=yes"], "--json takes no value"),
     ])
     func rejectsMalformedLinesWithAMessageNamingTheToken(tokens: [String], message: String) {
-        #expect(throws: UsageError(message)) { try parser.parse(tokens) }
+        #expect(throws: UsageError(message)) { try reader.read(tokens) }
     }
 
     @Test func convertsIntegersWithinRange() throws {
-        let parsed = try parser.parse(["--size", "42"])
+        let parsed = try reader.read(["--size", "42"])
         #expect(try parsed.integer("--size", default: 1, in: 1...100) == 42)
         #expect(try parsed.integer("--out", default: 7, in: 1...100) == 7)
     }
@@ -73,14 +73,14 @@ struct ArgumentParserTests {
         ("101", "--size must be between 1 and 100, not 101"),
     ])
     func rejectsBadNumbers(value: String, message: String) throws {
-        let parsed = try parser.parse(["--size", value])
+        let parsed = try reader.read(["--size", value])
         #expect(throws: UsageError(message)) { try parsed.integer("--size", default: 1, in: 1...100) }
     }
 
     @Test func matchesChoicesCaseInsensitively() throws {
-        let parsed = try parser.parse(["--out", "PNG"])
+        let parsed = try reader.read(["--out", "PNG"])
         #expect(try parsed.choice("--out", default: "jpeg", in: ["jpeg", "png"]) == "png")
-        let bad = try parser.parse(["--out", "gif"])
+        let bad = try reader.read(["--out", "gif"])
         #expect(throws: UsageError("--out must be one of jpeg, png, not 'gif'")) {
             try bad.choice("--out", default: "jpeg", in: ["jpeg", "png"])
         }

@@ -6,7 +6,7 @@
 ///
 /// Errors (all ``UsageError``): an unknown option, an option that needs a value at the end of the line or
 /// with an empty `=`, and a value given to a flag (`--json=yes`).
-struct ArgumentParser: Sendable {
+struct ArgumentReader: Sendable {
     /// The options the command accepts.
     let options: [OptionSpec]
 
@@ -14,10 +14,10 @@ struct ArgumentParser: Sendable {
         self.options = options
     }
 
-    /// Parses `tokens` (the arguments after the command name).
+    /// Reads `tokens` (the arguments after the command name).
     ///
     /// - Throws: ``UsageError`` naming the first offending token.
-    func parse(_ tokens: [String]) throws(UsageError) -> ParsedArguments {
+    func read(_ tokens: [String]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = tokens.startIndex
         while index < tokens.endIndex {

@@ -4,10 +4,10 @@ import Testing
 
 @testable import pinhole
 
-/// The command line's glibc `malloc` policy (`MemoryPolicy`): arenas keep 64 MiB of free memory at their top, so
+/// The command line's glibc `malloc` tuning (`MallocTuning`): arenas keep 64 MiB of free memory at their top, so
 /// a batch of photos does not fault the same pages in again for every thumbnail; long-lived commands do not pad.
 @Suite(.timeLimit(scaledMinutes: 3))
-struct MemoryPolicyTests {
+struct MallocTuningTests {
     struct Summary: Decodable {
         var succeeded: Int
         var pageFaults: Int
@@ -52,7 +52,7 @@ struct MemoryPolicyTests {
     func onlyTheThumbnailCommandPadsTheArenaTop(command: String?, pads: Bool) {
         // Given the first argument, When the policy is chosen, Then only a batch of thumbnails keeps a top pad
         // (a gallery or a benchmark lives on after its decodes and would keep what it padded)
-        #expect(MemoryPolicy.padsArenaTop(command: command) == pads)
+        #expect(MallocTuning.padsArenaTop(command: command) == pads)
     }
 
     @Test(arguments: [
@@ -62,6 +62,6 @@ struct MemoryPolicyTests {
     func aUsersOwnSettingCountsOnlyWhenGlibcTakesItAsANumber(value: String?, isSetting: Bool) {
         // Given a MALLOC_*_ variable's value, When the policy decides whether the user set it, Then only a number
         // glibc parses keeps the policy's value out (garbage would otherwise leave neither value in force)
-        #expect(MemoryPolicy.setsNumber(value) == isSetting)
+        #expect(MallocTuning.setsNumber(value) == isSetting)
     }
 }
