@@ -1,6 +1,6 @@
-// The one place the core module calls the platform C library directly: `getaddrinfo` has no Foundation
-// equivalent on Linux (Host/CFHost resolution is missing or incomplete there). Glibc/Darwin are the platform
-// libc, not a third-party dependency; everything else in the core uses Foundation only.
+// `getaddrinfo` from the platform C library: it has no Foundation equivalent on Linux (Host/CFHost resolution is
+// missing or incomplete there). Glibc/Darwin are the platform libc, not a third-party dependency; the core's other
+// libc calls are `realpath` (ConfinedPath.swift) and `inet_aton`/`inet_pton` (IPAddress.swift).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
