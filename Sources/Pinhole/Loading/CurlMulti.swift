@@ -1,6 +1,7 @@
 import CCurl
 import CPinholeCurl
 import Foundation
+import PinholeShared
 
 /// One libcurl multi handle and the dedicated thread that drives it: every transfer of an ``HTTPDataLoader``.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 /// One HTTP transfer as its caller sees it: what to fetch, and the single resumption of the caller.
 ///

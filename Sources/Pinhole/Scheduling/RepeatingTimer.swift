@@ -1,4 +1,5 @@
 public import Dispatch
+import PinholeShared
 import Synchronization
 
 /// A repeating timer on a dispatch queue, independent of Swift's cooperative pool (a `Task.sleep` loop

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Pinhole
+import PinholeShared
 
 /// Gives the process's decoding threads a lower scheduling priority (a higher nice value) than the render loop,
 /// the terminal's equivalent of decoding at a utility QoS on Apple platforms: when both want a core, the frame

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Pinhole
+import PinholeShared
 
 /// Samples the process's thread count and peak resident memory every 100 ms on a utility dispatch queue (never
 /// on the main thread), from `/proc/self/status`; and lowers the priority of new decoding threads
