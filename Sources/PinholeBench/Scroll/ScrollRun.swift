@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// One strategy's run of the headless list: a 60 Hz frame loop on the main actor, driven by a
-/// ``Pinhole/RepeatingTimer`` on the main dispatch queue (independent of Swift's cooperative pool).
+/// `RepeatingTimer` (PinholeShared) on the main dispatch queue (independent of Swift's cooperative pool).
 ///
 /// Every tick: record the time, sample threads and memory, apply a due refresh (every visible row gets a new
 /// URL), move the window per the ``ScrollScript`` (rows that leave disappear, rows that enter appear) and draw

@@ -1,6 +1,7 @@
 public import Foundation
 import Glibc
 import Pinhole
+import PinholeShared
 import PinholeVips
 
 /// `pinhole gallery`: the feed screen in a terminal, driven by a 60 Hz timer on the main queue.
