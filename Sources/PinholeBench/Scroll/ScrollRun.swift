@@ -17,7 +17,7 @@ final class ScrollRun {
         var workMilliseconds: [Double]
         /// Where each tick's time went (wall and main-thread CPU), for the profile of the main actor's work.
         var phases: [FramePhases] = []
-        var sampler: ProcessSampler
+        var sampler: ProcessPeaks
         var scriptEndSeconds: Double
         var finishSeconds: Double
         var timedOut: Bool
@@ -57,7 +57,7 @@ final class ScrollRun {
         self.start = clock.now
         self.nextRefreshSeconds = refreshIntervalSeconds ?? .infinity
         self.figures = Figures(
-            tickSeconds: [], workMilliseconds: [], sampler: ProcessSampler(), scriptEndSeconds: 0, finishSeconds: 0,
+            tickSeconds: [], workMilliseconds: [], sampler: ProcessPeaks(), scriptEndSeconds: 0, finishSeconds: 0,
             timedOut: false,
             finalVisibleRows: 0, finalRowsShowingOwnImage: 0)
     }

@@ -69,13 +69,13 @@ public final class GalleryApp {
     private var nextDue: ContinuousClock.Instant
     private var timer: RepeatingTimer?
     private var signalSources: [any DispatchSourceSignal] = []
-    private let sampler: ProcessSampler
+    private let sampler: ProcessMonitor
     private var continuation: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
 
     init(model: FeedScreenModel, script: KeyScript?, size: TerminalSize, tracksTerminalSize: Bool, decodeNice: Int) {
         self.model = model
-        self.sampler = ProcessSampler(priority: decodeNice > 0 ? DecodeThreadPriority(nice: Int32(decodeNice)) : nil)
+        self.sampler = ProcessMonitor(priority: decodeNice > 0 ? DecodeThreadPriority(nice: Int32(decodeNice)) : nil)
         self.player = script.map(KeyScriptPlayer.init)
         self.size = size
         self.tracksTerminalSize = tracksTerminalSize
