@@ -57,7 +57,7 @@ let package = Package(
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(
             name: "PinholeGallery",
-            dependencies: ["Pinhole", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
+            dependencies: ["Pinhole", "PinholeVips", "CChafa", "CPinholeChafa"],
             swiftSettings: strictSettings
         ),
 

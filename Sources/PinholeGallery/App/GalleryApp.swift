@@ -15,8 +15,8 @@ import PinholeVips
 public final class GalleryApp {
     /// How to run.
     public struct Options: Sendable {
-        /// A JSON Feed path or URL; `nil` runs the demo feed.
-        public var feed: String?
+        /// A JSON Feed path or URL.
+        public var feed: String
         /// Keys to replay; `nil` for none.
         public var script: KeyScript?
         /// Where to write ``GalleryStats`` at exit; `nil` for nowhere.
@@ -29,11 +29,11 @@ public final class GalleryApp {
         public var graphics: GraphicsMode?
         /// The layout at start; the list by default (`g` switches).
         public var layout: LayoutMode
-        /// The environment (locale, XDG directories, corpus, terminal, `COLUMNS`/`LINES` when not on a terminal).
+        /// The environment (locale, XDG directories, terminal, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
 
         public init(
-            feed: String? = nil, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,
+            feed: String, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,
             graphics: GraphicsMode? = nil, layout: LayoutMode = .list,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
