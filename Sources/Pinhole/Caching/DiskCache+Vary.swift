@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension DiskCache.Metadata {
     /// The lowercased header names a `Vary` field lists (`*` included as `"*"`).
