@@ -51,7 +51,7 @@ let package = Package(
         ),
 
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
-        .target(name: "PinholeTestServer", dependencies: ["Pinhole"], swiftSettings: strictSettings),
+        .target(name: "PinholeTestServer", swiftSettings: strictSettings),
 
         // libchafa (Debian: libchafa-dev): pictures for terminals as symbols, sixel, kitty or iTerm2 images.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
@@ -60,7 +60,7 @@ let package = Package(
         // The terminal gallery: JSON Feed model, feed screen model, terminal renderer and the app.
         .target(
             name: "PinholeGallery",
-            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "CChafa", "CPinholeChafa"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "CChafa", "CPinholeChafa"],
             swiftSettings: strictSettings
         ),
 
@@ -123,3 +123,15 @@ let package = Package(
         ),
     ]
 )
+
+// What several modules share (Sources/PinholeShared: the lock, the repeating timer, the stable hash, the /proc
+// reader): toolchain modules only, no C, not a product. Its API is `package`, and `Pinhole` imports it
+// internally, so it is no part of Pinhole's public API. Declared here with every module that uses it.
+package.targets.append(.target(name: "PinholeShared", swiftSettings: strictSettings))
+let usersOfShared: Set = [
+    "Pinhole", "PinholeCurl", "PinholeTestServer", "PinholeGallery", "PinholeBench", "pinhole", "PinholeTestSupport",
+    "PinholeTests", "PinholeVipsTests", "PinholeIntegrationTests", "PinholeGalleryTests", "PinholeCLITests",
+]
+for target in package.targets where usersOfShared.contains(target.name) {
+    target.dependencies.append("PinholeShared")
+}

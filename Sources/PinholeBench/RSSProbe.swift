@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import PinholeVips
 
 /// Measures the memory one thumbnail costs: meant to run alone in a fresh process (`pinhole bench rss FILE`),

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// Thumbnails per second over a corpus of real photos: `pinhole thumbnail` (one process over the corpus) with
 /// 1 and with N jobs, against `vipsthumbnail` run one process per image, 1 and N at a time, all measured in

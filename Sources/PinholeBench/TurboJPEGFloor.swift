@@ -4,6 +4,7 @@ import Pinhole
 
 #if canImport(Glibc)
 import Glibc
+import PinholeShared
 #endif
 
 /// The floor of a JPEG thumbnail on this machine: read each file and decode it with TurboJPEG at 1/8 scale to

@@ -2,6 +2,7 @@ import CCurl
 import CPinholeCurl
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// One libcurl multi handle and the dedicated thread that drives it: every transfer of an ``HTTPDataLoader``.
 ///

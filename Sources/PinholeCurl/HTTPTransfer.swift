@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// One HTTP transfer as its caller sees it: what to fetch, and the single resumption of the caller.
 ///

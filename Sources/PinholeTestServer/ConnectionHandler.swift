@@ -38,13 +38,13 @@ struct ConnectionHandler {
                 parsed = head
                 break readLoop
             case .reject(let status):
-                return sendAndClose(HTTPResponseHead.plain(status: status, close: true))
+                return sendAndClose(ResponseHeadBuilder.plain(status: status, close: true))
             case .needMoreData:
                 if connection.receive() != .done { return .closeNow }
             }
         }
         guard parsed.contentLength <= Self.maxRequestBody else {
-            return sendAndClose(HTTPResponseHead.plain(status: 413, close: true))
+            return sendAndClose(ResponseHeadBuilder.plain(status: 413, close: true))
         }
         while connection.inbound.count < parsed.headLength + parsed.contentLength {
             if connection.receive() != .done { return .closeNow }
@@ -56,12 +56,12 @@ struct ConnectionHandler {
         storage.requestStarted(request)
         let isHead = request.method == "HEAD"
         guard request.method == "GET" || isHead else {
-            let bytes = HTTPResponseHead.plain(
+            let bytes = ResponseHeadBuilder.plain(
                 status: 405, close: !parsed.keepAlive, includeBody: !isHead, extra: ["Allow": "GET, HEAD"])
             return finish(send(bytes), keepAlive: parsed.keepAlive)
         }
         guard let route = storage.route(for: request) else {
-            let bytes = HTTPResponseHead.plain(status: 404, close: !parsed.keepAlive, includeBody: !isHead)
+            let bytes = ResponseHeadBuilder.plain(status: 404, close: !parsed.keepAlive, includeBody: !isHead)
             return finish(send(bytes), keepAlive: parsed.keepAlive)
         }
         return respond(to: request, with: route, clientKeepAlive: parsed.keepAlive)
@@ -79,12 +79,12 @@ struct ConnectionHandler {
 
         let notModified =
             if let etag = route.etag, let condition = request.headers["if-none-match"] {
-                HTTPResponseHead.ifNoneMatch(condition, matches: etag)
+                ResponseHeadBuilder.ifNoneMatch(condition, matches: etag)
             } else {
                 false
             }
         let status = notModified ? 304 : route.status
-        let hasBody = HTTPResponseHead.allowsBody(status: status)
+        let hasBody = ResponseHeadBuilder.allowsBody(status: status)
         let body = hasBody && request.method != "HEAD" ? route.body : .init()
         let routeWantsClose = route.headers.contains {
             $0.key.lowercased() == "connection" && $0.value.lowercased().contains("close")
@@ -95,7 +95,7 @@ struct ConnectionHandler {
         default: behaviorKeepsConnection = false
         }
         let keepAlive = clientKeepAlive && !routeWantsClose && behaviorKeepsConnection && route.declaresLength
-        let head = HTTPResponseHead.encode(
+        let head = ResponseHeadBuilder.encode(
             status: status, headers: route.headers, etag: route.etag,
             contentLength: hasBody && route.declaresLength ? route.body.count : nil, close: !keepAlive)
         let completion: ServerStorage.RequestEnd = notModified ? .notModified : .completed

@@ -1,5 +1,5 @@
 import Glibc
-import Pinhole
+import PinholeShared
 import Synchronization
 
 /// The state a ``PinholeTestServer`` shares between its caller and its threads, behind one `Locked`.

@@ -1,4 +1,5 @@
 import PinholeBench
+import PinholeShared
 import PinholeTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Pinhole
+import PinholeShared
 import Testing
 @testable import pinhole
 import PinholeTestSupport

@@ -1,3 +1,4 @@
+import PinholeShared
 import Testing
 @testable import pinhole
 import PinholeTestSupport

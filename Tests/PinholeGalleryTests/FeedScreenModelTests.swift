@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeShared
 import PinholeTestSupport
 import Testing
 

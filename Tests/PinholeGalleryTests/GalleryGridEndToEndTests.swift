@@ -10,7 +10,7 @@ import Testing
 struct GalleryGridEndToEndTests {
     @Test func gridShowsAtLeastTwelveColourfulThumbnailsIn120x40() async throws {
         // Given the photo corpus (the demo feed serves it over loopback HTTP) and a 120×40 tmux pane
-        let corpus = DemoFeed.defaultCorpusDirectory()
+        let corpus = PhotoCorpus.directory()
         try #require(
             FileManager.default.fileExists(atPath: corpus.appendingPathComponent("MANIFEST.tsv").path),
             "no photo corpus at \(corpus.path): run `make corpus` (or set PINHOLE_CORPUS)")

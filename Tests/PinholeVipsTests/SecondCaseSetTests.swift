@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 import PinholeTestSupport
 import Pinhole
 import PinholeVips

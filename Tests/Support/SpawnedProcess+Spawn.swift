@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ final class SpawnedProcessExit: Sendable {
     }
 
     private let pid: pid_t
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     init(pid: pid_t) {
         self.pid = pid
@@ -114,23 +115,5 @@ enum Spawner {
             throw SpawnError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         return pid
-    }
-}
-
-/// A value behind an `NSLock` (a pthread mutex, which ThreadSanitizer sees). Not `Synchronization.Mutex`: on Linux
-/// (Swift 6.3.1) its contended path is a PI-futex system call that ThreadSanitizer cannot see, so two threads that
-/// really take turns are reported as a race (seen in CI: the reaper thread and `wait()`). Pinhole's own `Locked`
-/// is the same thing; this module does not depend on Pinhole.
-final class LockedState<State>: @unchecked Sendable {
-    // Invariant: `state` is read and written only inside `withLock`, while `lock` is held.
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) { self.state = state }
-
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
     }
 }

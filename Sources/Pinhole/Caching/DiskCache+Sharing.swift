@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 extension DiskCache {
     /// The ``DiskCache`` open on `configuration.directory` in this process, or a new one: one instance per

@@ -1,4 +1,5 @@
 public import Foundation
+import PinholeShared
 import Synchronization
 
 /// A disk cache of original response bytes with their HTTP metadata, least recently used first out, under a

@@ -1,22 +1,14 @@
-/// Hashes for the disk cache: FNV-1a 64 for file names and CRC-32 (IEEE 802.3, the zlib polynomial) for the
-/// entry checksum. Neither is cryptographic: names are verified against the stored key, and the checksum
-/// detects torn or corrupted files, not tampering.
-enum DiskCacheChecksum {
-    /// FNV-1a, 64-bit, over `bytes`, starting from `basis` (the standard offset basis by default).
-    static func fnv1a64(_ bytes: some Sequence<UInt8>, basis: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        var hash = basis
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+import PinholeShared
 
+/// Hashes for the disk cache: FNV-1a 64 (`StableHash`) for file names and CRC-32 (IEEE 802.3, the zlib
+/// polynomial) for the entry checksum. Neither is cryptographic: names are verified against the stored key, and
+/// the checksum detects torn or corrupted files, not tampering.
+enum DiskCacheChecksum {
     /// The entry file name for `key`: two independent FNV-1a 64 hashes of its UTF-8 bytes (the standard basis and
     /// a second basis), as 32 lowercase hexadecimal digits.
     static func fileName(forKey key: String) -> String {
-        let first = fnv1a64(key.utf8)
-        let second = fnv1a64(key.utf8, basis: 0x8422_2325_cbf2_9ce4 ^ 0x5069_6e68_6f6c_6521)  // "Pinhole!"
+        let first = StableHash.fnv1a64(key.utf8)
+        let second = StableHash.fnv1a64(key.utf8, basis: 0x8422_2325_cbf2_9ce4 ^ 0x5069_6e68_6f6c_6521)  // "Pinhole!"
         return hex(first) + hex(second)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 import Synchronization
 
 /// Opens the pipeline's disk cache once, on first use, and remembers a failure: an unusable directory leaves

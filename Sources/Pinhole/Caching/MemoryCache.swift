@@ -7,7 +7,7 @@
 /// ``Configuration/countLimit`` hold: least recently used entries are evicted first. A hit (the
 /// ``subscript(_:)`` getter) makes the entry the most recently used one and allocates nothing.
 ///
-/// Safe from any isolation: the state sits behind a `Locked`. No user code runs while the lock
+/// Safe from any isolation: the state sits behind a lock (``LockedStorage``). No user code runs while the lock
 /// is held except `Key`'s `hash(into:)` and `==`; replaced and evicted values are released after unlocking,
 /// and the clock is read before locking.
 ///
@@ -23,7 +23,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     // The hit and insert paths are @inlinable (hence these @usableFromInline members) so that other modules get
     // code specialized for their Key and Value: unspecialized generic code made a hit ~5x slower (measured).
     @usableFromInline
-    let state: Locked<MemoryCacheState<Key, Value>> = Locked(MemoryCacheState())
+    let state = LockedStorage()
     /// The time elapsed on the injected clock since the cache was created.
     @usableFromInline
     let now: @Sendable () -> Duration

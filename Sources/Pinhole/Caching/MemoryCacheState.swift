@@ -1,5 +1,5 @@
 /// The state of a ``MemoryCache``: a dictionary from key to list handle plus the recency list, with the
-/// running total cost. A pure value type, kept behind the cache's `Locked`.
+/// running total cost. A pure value type, kept behind the cache's lock (`MemoryCache.LockedStorage`).
 ///
 /// Mutating operations hand removed values back to the caller instead of dropping them, so that the last
 /// release of a value (and whatever its `deinit` does) happens after the lock is released.

@@ -1,3 +1,4 @@
+import PinholeShared
 import Synchronization
 
 /// Runs at most one job per key: callers asking for a key that is already being worked on join that job

@@ -1,3 +1,5 @@
+import PinholeShared
+
 /// One caller's wait for a coalesced job's result (``CoalescingRegistry``'s payload in its state machine).
 ///
 /// Resumed once, by the job's completion or by the caller's leaving, before or after the caller starts to wait:

@@ -1,3 +1,4 @@
+import PinholeShared
 import Synchronization
 
 /// What a coalesced job's work sees of its callers: the job's current priority (the highest of its

@@ -1,3 +1,5 @@
+import PinholeShared
+
 /// The ``ImageTask``s waiting on each data job, so that a download's progress and previews reach every task
 /// whose source it is (coalesced callers included). Tasks register before their load starts and leave when it ends.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 /// Watches one download's bytes and starts a preview decode each time a new scan of a progressive JPEG has
 /// arrived, one at a time (a decode still running makes later scans wait for the next chunk). Called on the

@@ -1,3 +1,5 @@
+import PinholeShared
+
 extension ImageTask {
     /// How much of the download has arrived.
     public struct Progress: Sendable, Hashable, CustomStringConvertible {

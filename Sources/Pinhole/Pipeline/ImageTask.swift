@@ -1,3 +1,4 @@
+import PinholeShared
 import Synchronization
 
 /// A handle on one image load: await its ``response``, change its ``priority`` while it runs, or ``cancel()``.

@@ -1,3 +1,4 @@
+import PinholeShared
 import Synchronization
 
 /// A snapshot of a pipeline's counters since it was created.

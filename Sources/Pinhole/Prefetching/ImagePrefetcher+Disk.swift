@@ -1,4 +1,5 @@
 public import Foundation
+import PinholeShared
 
 extension ImagePrefetcher {
     /// Where prefetching stops.

@@ -1,3 +1,4 @@
+import PinholeShared
 import Synchronization
 
 /// Warms the caches for images that will be wanted soon (the next screen of a list), at low priority.

@@ -1,3 +1,4 @@
+import PinholeShared
 import Synchronization
 
 /// A priority-ordered queue with a concurrency limit: at most `limit` bodies run at once, the rest wait

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 extension WorkerThreadPool {
     /// The pool for host-name lookups of untrusted sources: 4 threads of their own, so slow or hostile DNS

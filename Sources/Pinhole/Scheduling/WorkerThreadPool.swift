@@ -1,4 +1,5 @@
 public import Foundation
+import PinholeShared
 
 /// A fixed set of dedicated threads for blocking and CPU-heavy work (decoding, C calls, file I/O), so that
 /// Swift's cooperative pool never blocks.

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import PinholeTestServer
 import PinholeVips
 import PinholeCurl

@@ -1,6 +1,7 @@
 import Dispatch
 import Pinhole
 import Foundation
+import PinholeShared
 
 /// Experiment (a): summing 50 M `Double`s serially, with `DispatchQueue.concurrentPerform`, and with task groups
 /// of 10 / 100 / 1,000 / 100,000 chunks. Each variant is timed 3 times (after one warm-up); the median is

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// Samples the process's thread count every millisecond on a thread of its own (never on a pool that the
 /// experiment may be clogging) and keeps the peak.

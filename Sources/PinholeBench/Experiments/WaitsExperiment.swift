@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// Experiment (b): N = 10 / 64 / 100 / 1,000 concurrent 200 ms waits, as GCD blocks that *block* (a deliberate
 /// `usleep`, the anti-pattern) and as tasks that *suspend* (`Task.sleep`): peak threads and total time.

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// Samples a figure every 5 ms on a dispatch timer (independent of Swift's cooperative pool) and keeps its peak,
 /// and the CPU time its own sampling took (so a CPU measure can leave it out).

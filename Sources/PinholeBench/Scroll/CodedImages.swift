@@ -1,6 +1,7 @@
 import CTurboJPEG
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// The JPEGs the scroll reproduction's server hands out: for URL `/img/<row>?v=<generation>`, the square photo
 /// of row `row % count` with that URL's ``ScrollImageCode`` painted over its top half, as JPEG quality 80 (4:2:0).

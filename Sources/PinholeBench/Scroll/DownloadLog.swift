@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// What happened to each URL's download, as the client saw it: started, then completed, cancelled or failed.
 ///

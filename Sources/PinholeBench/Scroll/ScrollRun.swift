@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// One strategy's run of the headless list: a 60 Hz frame loop on the main actor, driven by a
-/// ``Pinhole/RepeatingTimer`` on the main dispatch queue (independent of Swift's cooperative pool).
+/// `RepeatingTimer` (PinholeShared) on the main dispatch queue (independent of Swift's cooperative pool).
 ///
 /// Every tick: record the time, sample threads and memory, apply a due refresh (every visible row gets a new
 /// URL), move the window per the ``ScrollScript`` (rows that leave disappear, rows that enter appear) and draw
@@ -16,7 +17,7 @@ final class ScrollRun {
         var workMilliseconds: [Double]
         /// Where each tick's time went (wall and main-thread CPU), for the profile of the main actor's work.
         var phases: [FramePhases] = []
-        var sampler: ProcessSampler
+        var sampler: ProcessPeaks
         var scriptEndSeconds: Double
         var finishSeconds: Double
         var timedOut: Bool
@@ -56,7 +57,7 @@ final class ScrollRun {
         self.start = clock.now
         self.nextRefreshSeconds = refreshIntervalSeconds ?? .infinity
         self.figures = Figures(
-            tickSeconds: [], workMilliseconds: [], sampler: ProcessSampler(), scriptEndSeconds: 0, finishSeconds: 0,
+            tickSeconds: [], workMilliseconds: [], sampler: ProcessPeaks(), scriptEndSeconds: 0, finishSeconds: 0,
             timedOut: false,
             finalVisibleRows: 0, finalRowsShowingOwnImage: 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Pinhole
+import PinholeShared
 
 /// Gives the process's decoding threads a lower scheduling priority (a higher nice value) than the render loop,
 /// the terminal's equivalent of decoding at a utility QoS on Apple platforms: when both want a core, the frame
@@ -24,28 +25,14 @@ final class DecodeThreadPriority: Sendable {
     /// Renices decoding threads not seen before. Returns how many were changed.
     @discardableResult
     func apply() -> Int {
-        guard nice > 0, let directory = opendir("/proc/self/task") else { return 0 }
-        defer { closedir(directory) }
+        guard nice > 0, let threads = ProcessStats.threadIDs() else { return 0 }
         var changed = 0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        for thread in threads where seen.withLock({ $0.insert(thread).inserted }) {
+            guard let name = ProcessStats.threadName(thread), Self.prefixes.contains(where: name.hasPrefix) else {
+                continue
             }
-            guard let thread = Int32(name), seen.withLock({ $0.insert(thread).inserted }) else { continue }
-            let comm = Self.threadName(thread)
-            guard Self.prefixes.contains(where: comm.hasPrefix) else { continue }
             if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(thread), nice) == 0 { changed += 1 }
         }
         return changed
-    }
-
-    private static func threadName(_ thread: Int32) -> String {
-        let descriptor = open("/proc/self/task/\(thread)/comm", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return "" }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return "" }
-        return String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -6,7 +6,7 @@ import PinholeCurl
 
 extension GalleryApp {
     /// Runs the gallery until `q`, the end of a script that quits, `SIGINT` or `SIGTERM`; returns the exit status
-    /// (0 on `q`, 130/143 on the signals, 1 when the demo cannot start, 2 when the stats file cannot be written).
+    /// (0 on `q`, 130/143 on the signals, 2 when the stats file cannot be written).
     ///
     /// Raw input mode is used only when standard input is a terminal, and the alternate screen only when standard
     /// output is one; otherwise frames are still rendered and written (scripted runs, benchmarks). While the UI
@@ -14,21 +14,7 @@ extension GalleryApp {
     /// scribble over the screen.
     public static func run(_ options: Options) async -> Int32 {
         let started = ContinuousClock.now
-        var demo: DemoFeed?
-        let feedURL: URL
-        if let feed = options.feed {
-            feedURL = FeedLoaders.url(forArgument: feed)
-        } else {
-            do {
-                let started = try await DemoFeed.start(
-                    corpus: DemoFeed.defaultCorpusDirectory(environment: options.environment))
-                demo = started
-                feedURL = started.feedURL
-            } catch {
-                FileHandle.standardError.write(Data("pinhole: error: cannot start the demo feed: \(error)\n".utf8))
-                return 1
-            }
-        }
+        let feedURL = FeedLoaders.url(forArgument: options.feed)
         let inputIsTerminal = isatty(STDIN_FILENO) == 1
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
         let size = TerminalSession.size() ?? fallbackSize(options.environment)
@@ -72,7 +58,6 @@ extension GalleryApp {
                 if status == 0 { status = 2 }
             }
         }
-        if let demo { _ = try? await WorkerThreadPool.io.run { demo.stop() } }
         return status
     }
 

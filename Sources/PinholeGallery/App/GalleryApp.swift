@@ -1,6 +1,7 @@
 public import Foundation
 import Glibc
 import Pinhole
+import PinholeShared
 import PinholeVips
 
 /// `pinhole gallery`: the feed screen in a terminal, driven by a 60 Hz timer on the main queue.
@@ -14,8 +15,8 @@ import PinholeVips
 public final class GalleryApp {
     /// How to run.
     public struct Options: Sendable {
-        /// A JSON Feed path or URL; `nil` runs the demo feed.
-        public var feed: String?
+        /// A JSON Feed path or URL.
+        public var feed: String
         /// Keys to replay; `nil` for none.
         public var script: KeyScript?
         /// Where to write ``GalleryStats`` at exit; `nil` for nowhere.
@@ -28,11 +29,11 @@ public final class GalleryApp {
         public var graphics: GraphicsMode?
         /// The layout at start; the list by default (`g` switches).
         public var layout: LayoutMode
-        /// The environment (locale, XDG directories, corpus, terminal, `COLUMNS`/`LINES` when not on a terminal).
+        /// The environment (locale, XDG directories, terminal, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
 
         public init(
-            feed: String? = nil, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,
+            feed: String, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,
             graphics: GraphicsMode? = nil, layout: LayoutMode = .list,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
@@ -68,13 +69,13 @@ public final class GalleryApp {
     private var nextDue: ContinuousClock.Instant
     private var timer: RepeatingTimer?
     private var signalSources: [any DispatchSourceSignal] = []
-    private let sampler: ProcessSampler
+    private let sampler: ProcessMonitor
     private var continuation: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
 
     init(model: FeedScreenModel, script: KeyScript?, size: TerminalSize, tracksTerminalSize: Bool, decodeNice: Int) {
         self.model = model
-        self.sampler = ProcessSampler(priority: decodeNice > 0 ? DecodeThreadPriority(nice: Int32(decodeNice)) : nil)
+        self.sampler = ProcessMonitor(priority: decodeNice > 0 ? DecodeThreadPriority(nice: Int32(decodeNice)) : nil)
         self.player = script.map(KeyScriptPlayer.init)
         self.size = size
         self.tracksTerminalSize = tracksTerminalSize

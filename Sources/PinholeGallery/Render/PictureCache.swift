@@ -1,4 +1,5 @@
 public import Pinhole
+import PinholeShared
 
 /// Pictures already drawn for the terminal, keyed by image, box, fit and renderer (mode, colours, cell size), so a
 /// row or tile that scrolls back, or a photo opened again, is drawn without libchafa.

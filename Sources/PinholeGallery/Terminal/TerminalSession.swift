@@ -1,5 +1,6 @@
 import Glibc
 import Pinhole
+import PinholeShared
 
 /// The terminal's mode while the gallery runs, and its restoration.
 ///

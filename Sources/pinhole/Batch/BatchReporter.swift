@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// Where a batch run's results go as they happen: the counters of the ``BatchSummary``, one `--jsonl` line
 /// per input (or one stderr line per failure for people), and the progress bar.

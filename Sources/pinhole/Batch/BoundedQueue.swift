@@ -1,4 +1,5 @@
 import Pinhole
+import PinholeShared
 
 /// A first-in, first-out queue of at most ``capacity`` elements between producers and consumers that wait
 /// without blocking a thread: a producer's ``send(_:)`` suspends while the queue is full, a consumer's

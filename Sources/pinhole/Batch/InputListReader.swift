@@ -3,6 +3,7 @@ import Pinhole
 
 #if canImport(Glibc)
 import Glibc
+import PinholeShared
 #endif
 
 /// Reads an input list — one path or URL per line — a chunk at a time, so memory stays flat however long the

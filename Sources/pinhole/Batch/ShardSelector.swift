@@ -1,3 +1,5 @@
+import PinholeShared
+
 /// Which inputs one process of a sharded run takes: `--shard I/N` takes the inputs whose ``StableHash`` (of
 /// the path or URL as listed, UTF-8) modulo `N` is `I`, so `N` processes given `0/N` … `(N-1)/N` over the same
 /// list cover every input exactly once, without talking to each other.

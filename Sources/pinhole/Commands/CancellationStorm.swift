@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeBench
+import PinholeShared
 import PinholeTestServer
 import PinholeVips
 import PinholeCurl

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeBench
+import PinholeShared
 import PinholeVips
 
 /// `pinhole debug rss-many FILE… [--size PIXELS] [--parallel N]`: thumbnails every file at once through the real

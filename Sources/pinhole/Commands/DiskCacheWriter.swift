@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// The two halves of the disk-cache crash test: a writer that stores self-checking entries until it is killed
 /// (`pinhole debug disk-cache-writer DIR --seed N`), and a checker that reopens the cache and verifies every
@@ -86,7 +87,7 @@ enum DiskCacheWriter {
                 bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
             }
         }
-        let hash = fnv1a(bytes)
+        let hash = StableHash.fnv1a64(bytes)
         for shift in stride(from: 56, through: 0, by: -8) {
             bytes.append(UInt8(truncatingIfNeeded: hash >> UInt64(shift)))
         }
@@ -100,13 +101,7 @@ enum DiskCacheWriter {
         guard bytes.count >= prefix.count + 8, bytes.starts(with: prefix) else { return false }
         let body = bytes.dropLast(8)
         let stored = bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return fnv1a(Array(body)) == stored
-    }
-
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return hash
+        return StableHash.fnv1a64(body) == stored
     }
 
     static func metadata() -> DiskCache.Metadata {

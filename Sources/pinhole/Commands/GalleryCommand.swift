@@ -1,4 +1,5 @@
 import Foundation
+import Pinhole
 import PinholeGallery
 
 /// `pinhole gallery [FEED] [--graphics MODE] [--layout list|grid] [--script STEPS] [--stats-json FILE]`: the
@@ -72,12 +73,27 @@ enum GalleryCommand {
             }
             layout = mode
         }
+        let statsJSON = parsed.string("--stats-json").map { URL(fileURLWithPath: $0) }
+        let decodeNice = try parsed.integer("--decode-nice", default: 0, in: 0...19)
+        var demo: DemoFeed?
+        let feed: String
+        if let argument = parsed.positionals.first {
+            feed = argument
+        } else {
+            do {
+                let started = try await DemoFeed.start(corpus: DemoFeed.defaultCorpusDirectory())
+                demo = started
+                feed = started.feedURL.absoluteString
+            } catch {
+                FileHandle.standardError.write(Data("pinhole: error: cannot start the demo feed: \(error)\n".utf8))
+                return 1
+            }
+        }
         let options = GalleryApp.Options(
-            feed: parsed.positionals.first,
-            script: script,
-            statsJSON: parsed.string("--stats-json").map { URL(fileURLWithPath: $0) },
-            decodeNice: try parsed.integer("--decode-nice", default: 0, in: 0...19),
-            graphics: graphics, layout: layout)
-        return await GalleryApp.run(options)
+            feed: feed, script: script, statsJSON: statsJSON, decodeNice: decodeNice, graphics: graphics,
+            layout: layout)
+        let status = await GalleryApp.run(options)
+        if let demo { _ = try? await WorkerThreadPool.io.run { demo.stop() } }
+        return status
     }
 }

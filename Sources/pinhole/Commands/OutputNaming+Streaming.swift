@@ -1,3 +1,5 @@
+import PinholeShared
+
 extension OutputNaming {
     /// The longest file name written, in bytes (the limit of ext4, XFS, btrfs and most other file systems).
     static let maxNameBytes = 255

@@ -1,3 +1,5 @@
+import PinholeShared
+
 /// Derives a stable, collision-free output file name for every input, short enough for any file system.
 ///
 /// The rule: the input's path relative to the INPUT it was found under, with its extension removed, `/`

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeBench
+import PinholeShared
 
 extension ThumbnailCommand {
     /// One unit of a batch run, as queued between the reader of the inputs and the workers.

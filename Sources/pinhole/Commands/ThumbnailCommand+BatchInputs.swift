@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 extension ThumbnailCommand {
     /// Reads the inputs of a batch run — the list, or the INPUT arguments and the feed — and queues those of

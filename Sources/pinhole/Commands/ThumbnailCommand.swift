@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeBench
 import PinholeGallery
+import PinholeShared
 
 /// `pinhole thumbnail`: loads every input through an ``ImagePipeline``, encodes its thumbnail, writes it, and
 /// reports what happened.

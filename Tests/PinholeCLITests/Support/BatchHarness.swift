@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 @testable import pinhole
+import PinholeShared
 
 /// Runs ``ThumbnailCommand/runBatch(reporter:countsTotal:queueCapacity:)`` with fake codecs and captures what
 /// a batch run prints, for the batch tests.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Pinhole
+import PinholeShared
 
 /// A child process that runs while the test goes on (a virtual X server, a terminal), started with `posix_spawnp`
 /// and always ended by the test: ``stop()`` sends `SIGTERM`, waits a bounded time, then `SIGKILL`s and reaps it.

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeShared
 import PinholeTestSupport
 
 /// Image bytes for tests: a PNG signature then one colour byte, so the pipeline's sniffing accepts them and

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 import PinholeTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ struct DiskCacheEntryFormatTests {
     }
 
     @Test func fileNamesAreTwoFNV1aHashesIn32HexDigits() {
-        #expect(DiskCacheChecksum.fnv1a64("a".utf8) == 0xaf63_dc4c_8601_ec8c)
+        #expect(StableHash.fnv1a64("a".utf8) == 0xaf63_dc4c_8601_ec8c)
         let name = DiskCacheChecksum.fileName(forKey: "")
         #expect(name.hasPrefix("cbf29ce484222325"))
         #expect(name.count == 32)

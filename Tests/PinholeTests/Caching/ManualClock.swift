@@ -1,4 +1,5 @@
 import Pinhole
+import PinholeShared
 import Synchronization
 
 /// A clock that moves only when a test calls ``advance(by:)``: TTL tests without sleeping.

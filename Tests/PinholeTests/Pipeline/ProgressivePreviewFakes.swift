@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// A progressive JPEG's marker structure (SOI, SOF2, three scans, EOI) with filler entropy data: enough for the
 /// pipeline's scan counting and sniffing; ``PreviewDecoder`` makes the pictures.

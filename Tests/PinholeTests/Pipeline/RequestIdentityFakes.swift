@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import Synchronization
 
 /// A gate tasks wait at while it is closed; opening it lets every waiter through, and later arrivals pass at once.

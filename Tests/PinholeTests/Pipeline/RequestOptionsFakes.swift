@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import Synchronization
 
 /// A processor that appends `|<tag>` to the text a ``PayloadDecoder`` image carries, so a test can read back which

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import Synchronization
 
 /// Fake encoded images: a PNG signature followed by the source URL, so bodies sniff as images and a decoder can

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import Synchronization
 
 /// A data loader whose loads wait until the test answers them: lets tests observe queueing, coalescing and

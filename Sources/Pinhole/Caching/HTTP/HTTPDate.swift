@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 /// HTTP dates (`Date`, `Expires`, `Last-Modified`), parsed as RFC 9110 §5.6.7 asks of a recipient: the three
 /// formats `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), `Sunday, 06-Nov-94 08:49:37 GMT` (RFC 850; a two-digit

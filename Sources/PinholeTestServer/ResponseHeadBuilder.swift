@@ -1,5 +1,6 @@
-/// Builds response heads and evaluates conditional requests. Pure: no I/O.
-enum HTTPResponseHead {
+/// Builds the response heads the server sends and evaluates conditional requests. Pure: no I/O. (Not the
+/// loader's `HTTPResponseHead`, which parses the heads a client receives.)
+enum ResponseHeadBuilder {
     /// Fields the server writes itself; the same names in ``Route/headers`` are dropped.
     private static let managedFields: Set<String> = ["content-length", "connection", "etag"]
 

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 import Pinhole
-public import PinholeTestServer
+import PinholeTestServer
 
-/// The demo behind `pinhole gallery` without a FEED: a JSON Feed of ``itemCount`` items over the real-photo
+/// The demo behind `pinhole gallery` without a FEED (``GalleryCommand`` starts it and hands its URL to the gallery): a JSON Feed of ``itemCount`` items over the real-photo
 /// corpus, served by a ``PinholeTestServer`` on loopback with a realistic latency, so the demo exercises the
 /// real network path (HTTP, coalescing, cancellation, decoding).
 ///
@@ -11,18 +11,18 @@ public import PinholeTestServer
 ///   its own download and decode) after a latency between 80 and 250 ms that depends on N.
 ///
 /// Thread-safe. Call ``stop()`` when done (it joins the server's threads; do it off the main actor).
-public final class DemoFeed: Sendable {
+final class DemoFeed: Sendable {
     /// Why the demo cannot start.
-    public struct Error: Swift.Error, Sendable, CustomStringConvertible {
-        public var description: String
+    struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        var description: String
     }
 
     /// The server; ``PinholeTestServer/stats`` counts the requests.
-    public let server: PinholeTestServer
+    let server: PinholeTestServer
     /// `http://127.0.0.1:PORT/feed.json`.
-    public let feedURL: URL
+    let feedURL: URL
     /// Items in the feed.
-    public let itemCount: Int
+    let itemCount: Int
 
     private init(server: PinholeTestServer, itemCount: Int) {
         self.server = server
@@ -31,7 +31,7 @@ public final class DemoFeed: Sendable {
     }
 
     /// `$PINHOLE_CORPUS`, else `${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus` (built by `scripts/make-corpus.sh`).
-    public static func defaultCorpusDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
+    static func defaultCorpusDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> URL
     {
         if let corpus = environment["PINHOLE_CORPUS"], !corpus.isEmpty { return URL(fileURLWithPath: corpus) }
@@ -42,7 +42,7 @@ public final class DemoFeed: Sendable {
     }
 
     /// The latency of item `index`'s image, between 80 and 250 ms.
-    public static func latency(ofItem index: Int) -> Duration {
+    static func latency(ofItem index: Int) -> Duration {
         .milliseconds(80 + (index * 7919) % 171)
     }
 
@@ -52,7 +52,7 @@ public final class DemoFeed: Sendable {
     ///   - corpus: a directory of photos (`.jpg`, `.jpeg`, `.png`, `.webp`), optionally with `MANIFEST.tsv`.
     ///   - itemCount: items in the feed; 200 by default.
     /// - Throws: ``Error`` when the directory has no photos; ``PinholeTestServer/StartError``.
-    public static func start(corpus: URL, itemCount: Int = 200) async throws -> DemoFeed {
+    static func start(corpus: URL, itemCount: Int = 200) async throws -> DemoFeed {
         let directory = corpus.path
         let (photos, manifest) = try await WorkerThreadPool.io.run { () throws -> ([String], [String: String]) in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -86,7 +86,7 @@ public final class DemoFeed: Sendable {
     }
 
     /// Stops the server (joins its threads: call it off the main actor).
-    public func stop() {
+    func stop() {
         server.stop()
     }
 

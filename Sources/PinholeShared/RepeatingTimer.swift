@@ -1,11 +1,10 @@
-public import Dispatch
-import Synchronization
+package import Dispatch
 
 /// A repeating timer on a dispatch queue, independent of Swift's cooperative pool (a `Task.sleep` loop
 /// stalls when that pool is busy; a dispatch timer does not).
 ///
 /// Start it with ``start()``; ``cancel()`` stops it for good. Both may be called from any thread.
-public final class RepeatingTimer: @unchecked Sendable {
+package final class RepeatingTimer: @unchecked Sendable {
     // Invariant: after init, `source` is only used through `resume()` and `cancel()`, which libdispatch
     // documents as safe from any thread; the flags in `flags` make each of them happen at most once.
     private let source: any DispatchSourceTimer
@@ -16,13 +15,14 @@ public final class RepeatingTimer: @unchecked Sendable {
     ///   - queue: where `handler` runs (`.main` for a frame loop on the main thread).
     ///   - leeway: how late a tick may fire; 1 ms by default.
     ///   - handler: called on every tick.
-    public init(
+    package init(
         interval: Duration,
         queue: DispatchQueue,
         leeway: DispatchTimeInterval = .milliseconds(1),
         handler: @escaping @Sendable () -> Void
     ) {
-        let nanoseconds = max(1, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
+        let nanoseconds = max(
+            1, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
         source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: leeway)
         source.setEventHandler(handler: handler)
@@ -33,7 +33,7 @@ public final class RepeatingTimer: @unchecked Sendable {
     }
 
     /// Starts ticking; no effect after the first call or after ``cancel()``.
-    public func start() {
+    package func start() {
         let shouldResume = flags.withLock { flags -> Bool in
             guard !flags.started && !flags.cancelled else { return false }
             flags.started = true
@@ -43,7 +43,7 @@ public final class RepeatingTimer: @unchecked Sendable {
     }
 
     /// Stops for good; safe to call more than once.
-    public func cancel() {
+    package func cancel() {
         let (shouldCancel, wasStarted) = flags.withLock { flags -> (Bool, Bool) in
             guard !flags.cancelled else { return (false, flags.started) }
             flags.cancelled = true

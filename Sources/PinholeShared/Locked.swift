@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A value guarded by a lock, for small synchronous state (counters, registries, caches).
 ///
@@ -9,21 +9,25 @@ import Foundation
 ///
 /// Rules (as for any lock): keep critical sections short, never `await` or call user code or C codecs inside
 /// ``withLock(_:)``; take what you need, unlock, then act.
-@usableFromInline
+///
+/// Inlinable, so that callers in other modules of the package (the pipeline's hot paths) are specialised as
+/// they were when `Locked` lived in `Pinhole`.
 package final class Locked<State>: @unchecked Sendable {
     // Invariant: `state` is read and written only inside `withLock`, while `lock` is held, so no two threads
     // ever touch it at once; values leave the lock only as the closure's result.
-    private let lock = NSLock()
-    private var state: State
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var state: State
 
-    @usableFromInline
+    @inlinable
     package init(_ state: State) {
         self.state = state
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
-    @usableFromInline
-    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)
