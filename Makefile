@@ -11,10 +11,14 @@ export PINHOLE_CORPUS := $(CORPUS)
 OUT    ?= out
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: demo test test-asan test-tsan deps corpus build release bench clean
+.PHONY: demo test test-asan test-tsan lint deps corpus build release bench clean
 
 deps:
 	@scripts/install-deps.sh
+
+# swift format lint --strict (.swift-format) and no Swift line over 120 columns.
+lint:
+	scripts/lint.sh
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

@@ -22,7 +22,8 @@ let package = Package(
         // on Apple platforms).
         .target(name: "Pinhole", swiftSettings: strictSettings),
         // HTTP(S) through libcurl's multi interface: the loader the Linux assembly supplies.
-        .target(name: "PinholeCurl", dependencies: ["Pinhole", "CCurl", "CPinholeCurl"], swiftSettings: strictSettings),
+        .target(
+            name: "PinholeCurl", dependencies: ["Pinhole", "CCurl", "CPinholeCurl"], swiftSettings: strictSettings),
         // libcurl headers and linking, found through pkg-config (Debian: libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Fixed-argument wrappers over libcurl's variadic setopt/getinfo calls, and the socket-open helpers.
@@ -72,11 +73,14 @@ let package = Package(
         ),
 
         // libFuzzer target for the decode path (scripts/fuzz.sh); a plain build makes it a replayer of inputs.
-        .executableTarget(name: "PinholeFuzz", dependencies: ["Pinhole", "PinholeVips"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "PinholeFuzz", dependencies: ["Pinhole", "PinholeVips"], swiftSettings: strictSettings),
 
         .executableTarget(
             name: "pinhole",
-            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery"],
+            dependencies: [
+                "Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery",
+            ],
             swiftSettings: strictSettings
         ),
 

@@ -73,15 +73,17 @@ public struct BatchMemoryBenchmark: Sendable {
         public var text: String {
             let mb = { (bytes: Int) in String(format: "%.1f MB", Double(bytes) / 1e6) }
             let line = { (run: Run) in
-                String(format: "%7d inputs: peak RSS %@, %d written in %.1f s (%.1f images/s)", run.inputs,
-                       mb(run.peakRSSBytes), run.succeeded, run.seconds, run.imagesPerSecond)
+                String(
+                    format: "%7d inputs: peak RSS %@, %d written in %.1f s (%.1f images/s)", run.inputs,
+                    mb(run.peakRSSBytes), run.succeeded, run.seconds, run.imagesPerSecond)
             }
             return [
                 "pinhole thumbnail --input-list - (stdin), \(size) px, \(jobs) jobs, \(photoSide)-px photos via links",
                 line(reference), line(long),
-                String(format: "difference: %@%@ (bound: +30 MB); load average %.1f → %.1f",
-                       differenceBytes >= 0 ? "+" : "", mb(differenceBytes), loadAverage.first ?? 0,
-                       loadAverage.last ?? 0),
+                String(
+                    format: "difference: %@%@ (bound: +30 MB); load average %.1f → %.1f",
+                    differenceBytes >= 0 ? "+" : "", mb(differenceBytes), loadAverage.first ?? 0,
+                    loadAverage.last ?? 0),
             ].joined(separator: "\n")
         }
     }
@@ -102,14 +104,16 @@ public struct BatchMemoryBenchmark: Sendable {
         defer { try? FileManager.default.removeItem(atPath: work) }
         let photos = try await makePhotos(in: work + "/photos")
         log("made \(photos.count) photos of \(configuration.photoSide) px; linking \(configuration.inputs) names")
-        let links = try await makeLinks(to: photos, count: max(configuration.inputs, configuration.referenceInputs),
-                                        in: work + "/links")
+        let links = try await makeLinks(
+            to: photos, count: max(configuration.inputs, configuration.referenceInputs),
+            in: work + "/links")
         let reference = try await measure(Array(links.prefix(configuration.referenceInputs)), in: work + "/out-ref")
         log("reference: \(reference.inputs) inputs, peak RSS \(reference.peakRSSBytes) bytes")
         let long = try await measure(Array(links.prefix(configuration.inputs)), in: work + "/out-long")
-        return Result(reference: reference, long: long, differenceBytes: long.peakRSSBytes - reference.peakRSSBytes,
-                      loadAverage: [load, Self.loadAverage()], size: configuration.size,
-                      jobs: configuration.jobs, photoSide: configuration.photoSide)
+        return Result(
+            reference: reference, long: long, differenceBytes: long.peakRSSBytes - reference.peakRSSBytes,
+            loadAverage: [load, Self.loadAverage()], size: configuration.size,
+            jobs: configuration.jobs, photoSide: configuration.photoSide)
     }
 
     /// The 1-minute load average (`/proc/loadavg`); 0 if unknown. Blocking but instant (a procfs read).
@@ -158,23 +162,29 @@ public struct BatchMemoryBenchmark: Sendable {
 
     /// Runs the child over `inputs` fed on stdin, and removes its outputs.
     private func measure(_ inputs: [String], in output: String) async throws -> Run {
-        let arguments = ["thumbnail", "--input-list", "-", "--out", output, "--size", "\(configuration.size)",
-                         "--jobs", "\(configuration.jobs)", "--json"]
-        let result = try await ChildProcess.run(configuration.pinholeExecutable, arguments, capturesOutput: true,
-                                                standardInputLines: inputs)
+        let arguments = [
+            "thumbnail", "--input-list", "-", "--out", output, "--size", "\(configuration.size)",
+            "--jobs", "\(configuration.jobs)", "--json",
+        ]
+        let result = try await ChildProcess.run(
+            configuration.pinholeExecutable, arguments, capturesOutput: true,
+            standardInputLines: inputs)
         defer { try? FileManager.default.removeItem(atPath: output) }
         struct Summary: Decodable {
             var succeeded: Int
             var peakRSSBytes: Int
         }
         guard result.status == 0,
-              let summary = try? JSONDecoder().decode(Summary.self, from: Data(result.standardOutput.utf8)),
-              summary.succeeded == inputs.count
+            let summary = try? JSONDecoder().decode(Summary.self, from: Data(result.standardOutput.utf8)),
+            summary.succeeded == inputs.count
         else {
-            throw PinholeError(.decodingFailed, "the run over \(inputs.count) inputs failed (status \(result.status)): "
-                + result.standardOutput.prefix(400))
+            throw PinholeError(
+                .decodingFailed,
+                "the run over \(inputs.count) inputs failed (status \(result.status)): "
+                    + result.standardOutput.prefix(400))
         }
-        return Run(inputs: inputs.count, succeeded: summary.succeeded, peakRSSBytes: summary.peakRSSBytes,
-                   seconds: result.seconds, imagesPerSecond: Double(summary.succeeded) / max(result.seconds, 1e-9))
+        return Run(
+            inputs: inputs.count, succeeded: summary.succeeded, peakRSSBytes: summary.peakRSSBytes,
+            seconds: result.seconds, imagesPerSecond: Double(summary.succeeded) / max(result.seconds, 1e-9))
     }
 }

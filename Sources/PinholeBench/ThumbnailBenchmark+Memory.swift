@@ -11,9 +11,10 @@ extension ThumbnailBenchmark {
         var probes: [ThumbnailBenchmarkResult.Memory.Probe] = []
         for file in configuration.rssFiles {
             let result = try await probe(file)
-            probes.append(.init(
-                file: file, width: result.width, height: result.height, peakRSSBytes: result.peakResidentBytes,
-                overReferenceBytes: result.peakResidentBytes - referenceProbe.peakResidentBytes))
+            probes.append(
+                .init(
+                    file: file, width: result.width, height: result.height, peakRSSBytes: result.peakResidentBytes,
+                    overReferenceBytes: result.peakResidentBytes - referenceProbe.peakResidentBytes))
         }
         return .init(referencePeakRSSBytes: referenceProbe.peakResidentBytes, probes: probes)
     }
@@ -22,8 +23,9 @@ extension ThumbnailBenchmark {
     private func probe(_ file: String) async throws -> RSSProbe.Result {
         var results: [RSSProbe.Result] = []
         for _ in 0..<max(1, configuration.rssRuns) {
-            let run = try await ChildProcess.run(configuration.pinholeExecutable, ["bench", "rss", file, "--json"],
-                                                 capturesOutput: true)
+            let run = try await ChildProcess.run(
+                configuration.pinholeExecutable, ["bench", "rss", file, "--json"],
+                capturesOutput: true)
             guard run.status == 0 else { throw PinholeError(.decodingFailed, "bench rss \(file) exited \(run.status)") }
             results.append(try JSONDecoder().decode(RSSProbe.Result.self, from: Data(run.standardOutput.utf8)))
         }
@@ -33,8 +35,10 @@ extension ThumbnailBenchmark {
     /// Blocking: the image files (by content) under `directory`, sorted by path; hidden files skipped.
     static func listImages(_ directory: String) throws -> [String] {
         let root = URL(fileURLWithPath: directory)
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                          options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
         else { throw PinholeError(.fileNotFound, "no such directory: \(directory)") }
         var images: [String] = []
         for case let url as URL in walker {

@@ -111,8 +111,10 @@ public struct ThumbnailBenchmark: Sendable {
         case .pinhole(let jobs):
             let result = try await ChildProcess.run(
                 configuration.pinholeExecutable,
-                ["thumbnail", configuration.corpus, "--size", "\(configuration.size)", "--format", "jpeg",
-                 "--quality", "\(configuration.quality)", "--jobs", "\(jobs)", "--out", output, "--json"],
+                [
+                    "thumbnail", configuration.corpus, "--size", "\(configuration.size)", "--format", "jpeg",
+                    "--quality", "\(configuration.quality)", "--jobs", "\(jobs)", "--out", output, "--json",
+                ],
                 capturesOutput: true)
             let report = try JSONDecoder().decode(CLIReport.self, from: Data(result.standardOutput.utf8))
             guard result.status == 0, report.succeeded == images.count else {

@@ -87,7 +87,7 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
     /// Median of `tool` with the most jobs over median with 1 job.
     public func scaling(_ tool: String) -> Double? {
         guard let most = throughput.filter({ $0.tool == tool }).map(\.jobs).max(), most > 1,
-              let many = median(tool, jobs: most), let one = median(tool, jobs: 1), one > 0
+            let many = median(tool, jobs: most), let one = median(tool, jobs: 1), one > 0
         else { return nil }
         return many / one
     }
@@ -105,14 +105,17 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
             let peak = row.peakRSSBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-"
             lines.append(
                 "  " + row.name.padding(toLength: 54, withPad: " ", startingAt: 0)
-                    + String(format: "%10.1f   ±%4.1f%%  %13.1f  %9@", row.imagesPerSecond.median,
-                             row.imagesPerSecond.relativeSpread * 50, row.cpuSecondsPerImage.median * 1000, peak))
+                    + String(
+                        format: "%10.1f   ±%4.1f%%  %13.1f  %9@", row.imagesPerSecond.median,
+                        row.imagesPerSecond.relativeSpread * 50, row.cpuSecondsPerImage.median * 1000, peak))
         }
         lines.append("")
         for jobs in Set(throughput.map(\.jobs)).sorted() {
             if let pinhole = median("pinhole", jobs: jobs), let vips = median("vipsthumbnail", jobs: jobs), vips > 0 {
-                lines.append(String(format: "pinhole / vipsthumbnail at %d job%@: %.2f×", jobs, jobs == 1 ? "" : "s",
-                                    pinhole / vips))
+                lines.append(
+                    String(
+                        format: "pinhole / vipsthumbnail at %d job%@: %.2f×", jobs, jobs == 1 ? "" : "s",
+                        pinhole / vips))
             }
         }
         let cpu = { (tool: String) in
@@ -128,12 +131,16 @@ public struct ThumbnailBenchmarkResult: Sendable, Codable {
             }
         }
         lines.append("")
-        lines.append(String(format: "Peak RSS, one thumbnail in a fresh process: 1×1 JPEG %.1f MB; over it:",
-                            Double(memory.referencePeakRSSBytes) / 1e6))
+        lines.append(
+            String(
+                format: "Peak RSS, one thumbnail in a fresh process: 1×1 JPEG %.1f MB; over it:",
+                Double(memory.referencePeakRSSBytes) / 1e6))
         for probe in memory.probes {
             let name = URL(fileURLWithPath: probe.file).lastPathComponent
-            lines.append(String(format: "  %@ (%d×%d, %.1f MP): %+.1f MB", name, probe.width, probe.height,
-                                Double(probe.width * probe.height) / 1e6, Double(probe.overReferenceBytes) / 1e6))
+            lines.append(
+                String(
+                    format: "  %@ (%d×%d, %.1f MP): %+.1f MB", name, probe.width, probe.height,
+                    Double(probe.width * probe.height) / 1e6, Double(probe.overReferenceBytes) / 1e6))
         }
         return lines.joined(separator: "\n")
     }

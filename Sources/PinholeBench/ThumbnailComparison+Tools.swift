@@ -2,7 +2,7 @@ import Foundation
 import Pinhole
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ThumbnailComparison {
@@ -30,27 +30,42 @@ extension ThumbnailComparison {
         switch variant.tool {
         case .pinhole, .pinholeJPEG:
             let directory = variant.tool == .pinhole ? stage.allDirectory : stage.jpegDirectory
-            usage = try await Self.timed(configuration.pinholeExecutable, [
-                "thumbnail", directory, "--size", "\(size)", "--format", "jpeg", "--quality", "\(quality)",
-                "--jobs", "\(jobs)", "--out", output,
-            ])
+            usage = try await Self.timed(
+                configuration.pinholeExecutable,
+                [
+                    "thumbnail", directory, "--size", "\(size)", "--format", "jpeg", "--quality", "\(quality)",
+                    "--jobs", "\(jobs)", "--out", output,
+                ])
         case .vipsthumbnail:
             usage = try await Self.perImage(files, jobs: jobs) { file in
-                ("/usr/bin/vipsthumbnail", [file, "--size", "\(size)x\(size)",
-                                            "-o", "\(output)/%s.jpg[Q=\(quality),strip]"], vips)
+                (
+                    "/usr/bin/vipsthumbnail",
+                    [
+                        file, "--size", "\(size)x\(size)",
+                        "-o", "\(output)/%s.jpg[Q=\(quality),strip]",
+                    ], vips
+                )
             }
         case .vipsthumbnailBatch:
             usage = try await Self.sharded(files, jobs: jobs) { shard in
-                ("/usr/bin/vipsthumbnail", shard + ["--size", "\(size)x\(size)",
-                                                    "-o", "\(output)/%s.jpg[Q=\(quality),strip]"], vips)
+                (
+                    "/usr/bin/vipsthumbnail",
+                    shard + [
+                        "--size", "\(size)x\(size)",
+                        "-o", "\(output)/%s.jpg[Q=\(quality),strip]",
+                    ], vips
+                )
             }
         case .imagemagick:
             usage = try await Self.perImage(files, jobs: jobs) { file in
                 let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-                return ("/usr/bin/convert", [
-                    "-define", "jpeg:size=\(2 * size)x\(2 * size)", file, "-auto-orient",
-                    "-thumbnail", "\(size)x\(size)", "-strip", "-quality", "\(quality)", "\(output)/\(stem).jpg",
-                ], ["MAGICK_THREAD_LIMIT": "1"])
+                return (
+                    "/usr/bin/convert",
+                    [
+                        "-define", "jpeg:size=\(2 * size)x\(2 * size)", file, "-auto-orient",
+                        "-thumbnail", "\(size)x\(size)", "-strip", "-quality", "\(quality)", "\(output)/\(stem).jpg",
+                    ], ["MAGICK_THREAD_LIMIT": "1"]
+                )
             }
         case .pillowDraft, .pyvips:
             let script = configuration.scriptsDirectory + "/bench-thumbnail.py"

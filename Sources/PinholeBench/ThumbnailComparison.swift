@@ -85,8 +85,9 @@ public struct ThumbnailComparison: Sendable {
             for variant in variants {
                 let files = variant.tool.isJPEGOnly ? stage.jpegs : stage.all
                 let measured = try await measure(variant, files: files, stage: stage, python: python)
-                line.append("\(variant.tool.rawValue)×\(variant.jobs) "
-                    + String(format: "%.1f", Double(files.count) / measured.seconds))
+                line.append(
+                    "\(variant.tool.rawValue)×\(variant.jobs) "
+                        + String(format: "%.1f", Double(files.count) / measured.seconds))
                 if round >= configuration.warmups { rounds[variant, default: []].append(measured) }
             }
             let label = round < configuration.warmups ? "warm-up" : "run \(round - configuration.warmups + 1)"

@@ -26,35 +26,43 @@ extension ThumbnailComparisonResult {
         let jobCounts = Array(Set(rows.map(\.jobs))).sorted()
         let others = Tool.allCases.filter { !$0.isJPEGOnly && $0 != .pinhole }
         let fastest = jobCounts.compactMap { jobs -> String? in
-            guard let tool = others.max(by: { (row($0, jobs: jobs)?.imagesPerSecond.median ?? 0)
-                < (row($1, jobs: jobs)?.imagesPerSecond.median ?? 0) }),
+            guard
+                let tool = others.max(by: {
+                    (row($0, jobs: jobs)?.imagesPerSecond.median ?? 0)
+                        < (row($1, jobs: jobs)?.imagesPerSecond.median ?? 0)
+                }),
                 let speedup = pinholeSpeedup(tool, jobs: jobs)
             else { return nil }
-            return String(format: "%d job%@: %.2f× %@ (%@) [%.2f×]", jobs, jobs == 1 ? "" : "s", speedup,
-                          speedup >= 1.25 ? "met" : "MISSED", tool.rawValue,
-                          pinholeCPUAdvantage(tool, jobs: jobs) ?? 0)
+            return String(
+                format: "%d job%@: %.2f× %@ (%@) [%.2f×]", jobs, jobs == 1 ? "" : "s", speedup,
+                speedup >= 1.25 ? "met" : "MISSED", tool.rawValue,
+                pinholeCPUAdvantage(tool, jobs: jobs) ?? 0)
         }
         lines.append("  ≥ 1.25× the fastest other tool: " + fastest.joined(separator: "; "))
         let floor = jobCounts.compactMap { jobs in
             pinholeSpeedup(.turbojpegFloor, jobs: jobs).map {
-                String(format: "%d job%@: %.2f× %@ [%.2f×]", jobs, jobs == 1 ? "" : "s", $0,
-                       $0 >= 1 ? "met" : "MISSED", pinholeCPUAdvantage(.turbojpegFloor, jobs: jobs) ?? 0)
+                String(
+                    format: "%d job%@: %.2f× %@ [%.2f×]", jobs, jobs == 1 ? "" : "s", $0,
+                    $0 >= 1 ? "met" : "MISSED", pinholeCPUAdvantage(.turbojpegFloor, jobs: jobs) ?? 0)
             }
         }
         lines.append("  JPEG ≥ 1.0× the TurboJPEG 1/8 floor: " + floor.joined(separator: "; "))
         for tool in [Tool.pinhole, .pinholeJPEG] {
             if let scaling = scaling(tool) {
-                lines.append(String(format: "  %@ scaling 1 → %d jobs ≥ 1.8×: %.2f× %@", tool.rawValue,
-                                    jobCounts.last ?? 1, scaling, scaling >= 1.8 ? "met" : "MISSED"))
+                lines.append(
+                    String(
+                        format: "  %@ scaling 1 → %d jobs ≥ 1.8×: %.2f× %@", tool.rawValue,
+                        jobCounts.last ?? 1, scaling, scaling >= 1.8 ? "met" : "MISSED"))
             }
         }
         let memory = jobCounts.compactMap { jobs -> String? in
             guard let pinhole = row(.pinhole, jobs: jobs), let batch = row(.vipsthumbnailBatch, jobs: jobs) else {
                 return nil
             }
-            return String(format: "%d job%@: %.0f vs %.0f MB %@", jobs, jobs == 1 ? "" : "s",
-                          Double(pinhole.peakRSSBytes) / 1_048_576, Double(batch.peakRSSBytes) / 1_048_576,
-                          pinhole.peakRSSBytes <= batch.peakRSSBytes ? "met" : "MISSED")
+            return String(
+                format: "%d job%@: %.0f vs %.0f MB %@", jobs, jobs == 1 ? "" : "s",
+                Double(pinhole.peakRSSBytes) / 1_048_576, Double(batch.peakRSSBytes) / 1_048_576,
+                pinhole.peakRSSBytes <= batch.peakRSSBytes ? "met" : "MISSED")
         }
         lines.append("  peak RSS ≤ vipsthumbnail-batch's: " + memory.joined(separator: "; "))
         return lines.joined(separator: "\n")

@@ -80,7 +80,7 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
     /// JPEGs); above 1 when Pinhole is faster.
     public func pinholeSpeedup(_ tool: Tool, jobs: Int) -> Double? {
         guard let pinhole = row(tool.reference, jobs: jobs), let other = row(tool, jobs: jobs),
-              other.imagesPerSecond.median > 0
+            other.imagesPerSecond.median > 0
         else { return nil }
         return pinhole.imagesPerSecond.median / other.imagesPerSecond.median
     }
@@ -89,7 +89,7 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
     /// the JPEGs); above 1 when Pinhole spends less CPU. Unlike images/s this barely depends on other load.
     public func pinholeCPUAdvantage(_ tool: Tool, jobs: Int) -> Double? {
         guard let pinhole = row(tool.reference, jobs: jobs), let other = row(tool, jobs: jobs),
-              pinhole.cpuSecondsPerImage > 0
+            pinhole.cpuSecondsPerImage > 0
         else { return nil }
         return other.cpuSecondsPerImage / pinhole.cpuSecondsPerImage
     }
@@ -98,7 +98,7 @@ public struct ThumbnailComparisonResult: Sendable, Encodable {
     public func scaling(_ tool: Tool) -> Double? {
         let counts = rows.filter { $0.tool == tool }.map(\.jobs)
         guard let most = counts.max(), most > 1, let many = row(tool, jobs: most), let one = row(tool, jobs: 1),
-              one.imagesPerSecond.median > 0
+            one.imagesPerSecond.median > 0
         else { return nil }
         return many.imagesPerSecond.median / one.imagesPerSecond.median
     }

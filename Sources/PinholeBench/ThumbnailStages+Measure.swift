@@ -3,7 +3,7 @@ import Pinhole
 import PinholeVips
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ThumbnailStages {

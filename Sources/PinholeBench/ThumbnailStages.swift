@@ -3,7 +3,7 @@ import Pinhole
 import PinholeVips
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `pinhole bench thumbnail --stages`: where each thumbnail's CPU time goes, stage by stage, per kind of input

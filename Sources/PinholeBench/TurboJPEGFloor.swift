@@ -3,8 +3,8 @@ import Foundation
 import Pinhole
 
 #if canImport(Glibc)
-import Glibc
-import PinholeShared
+    import Glibc
+    import PinholeShared
 #endif
 
 /// The floor of a JPEG thumbnail on this machine: read each file and decode it with TurboJPEG at 1/8 scale to
@@ -49,8 +49,9 @@ enum TurboJPEGFloor {
                 var height: Int32 = 0
                 var subsampling: Int32 = 0
                 var colourSpace: Int32 = 0
-                guard tjDecompressHeader3(
-                    handle, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsampling, &colourSpace) == 0
+                guard
+                    tjDecompressHeader3(
+                        handle, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsampling, &colourSpace) == 0
                 else { throw PinholeError(.decodingFailed, "\(file): \(String(cString: tjGetErrorStr2(handle)))") }
                 let scaledWidth = (Int(width) + 7) / 8
                 let scaledHeight = (Int(height) + 7) / 8

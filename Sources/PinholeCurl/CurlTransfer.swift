@@ -156,8 +156,10 @@ final class CurlTransfer {
             return .finish(.failure(PinholeError(.networkFailure, "\(url): ended without a response")))
         }
         progress.finish(body.count, transfer.request.onProgress)
-        return .finish(.success(DataResponse(
-            data: body, statusCode: head.status, headers: head.fields, url: currentURL, redirects: redirects)))
+        return .finish(
+            .success(
+                DataResponse(
+                    data: body, statusCode: head.status, headers: head.fields, url: currentURL, redirects: redirects)))
     }
 
     /// Clears what the previous hop received, before the next one starts.

@@ -6,10 +6,10 @@ public import Pinhole
 /// Every transfer of a loader runs on that thread (`curl_multi_poll`), which hands each result to the waiting
 /// caller's continuation; no thread is held while a caller waits, and the loader adds one thread to the process
 /// however many transfers run (libcurl's resolver looks a host name up on a short-lived thread of its own; an
-/// address literal, `localhost` or a name in its 60-second DNS cache needs none). Connections are reused; HTTP/2 is used (and multiplexed) when a server offers it
-/// over TLS. Proxies come from the environment (`http_proxy`, `https_proxy`, `no_proxy`), except under a
-/// ``Configuration/connectionPolicy``. TLS certificates and host names are always verified.
-/// See https://curl.se/libcurl/c/libcurl-multi.html.
+/// address literal, `localhost` or a name in its 60-second DNS cache needs none). Connections are reused; HTTP/2 is
+/// used (and multiplexed) when a server offers it over TLS. Proxies come from the environment (`http_proxy`,
+/// `https_proxy`, `no_proxy`), except under a ``Configuration/connectionPolicy``. TLS certificates and host names are
+/// always verified. See https://curl.se/libcurl/c/libcurl-multi.html.
 ///
 /// - Status: a non-2xx status fails with ``PinholeError/Code/httpStatus`` (carrying the code) as soon as the
 ///   head arrives; the body is neither downloaded further, decoded nor cached. `304` is returned as

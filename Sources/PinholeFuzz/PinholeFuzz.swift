@@ -1,9 +1,10 @@
 import Foundation
-#if PINHOLE_FUZZ
-import Glibc
-#endif
 import Pinhole
 import PinholeVips
+
+#if PINHOLE_FUZZ
+    import Glibc
+#endif
 
 /// libFuzzer target for the decode path: arbitrary bytes through sniffing, the container checks, the header
 /// checks, ``VipsDecoder`` with and without its TurboJPEG fast path, and for JPEGs the progressive scan filter (both
@@ -102,7 +103,9 @@ enum FuzzHarness {
         else { fatalError("\(name) \(fewer.width)×\(fewer.height), whole file \(all.width)×\(all.height)") }
         guard let maxDifference else { return }
         let worst = zip(fewer.pixels, all.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
-        guard worst <= maxDifference else { fatalError("\(name) differs from the whole-file decode by \(worst) levels") }
+        guard worst <= maxDifference else {
+            fatalError("\(name) differs from the whole-file decode by \(worst) levels")
+        }
     }
 
     /// A decode may only fail with a ``PinholeError``.
@@ -127,47 +130,48 @@ enum FuzzHarness {
 }
 
 #if PINHOLE_FUZZ
-/// libFuzzer's entry point: one input, always 0 (a bad input is expected; only a crash is a finding).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
-    FuzzHarness.run(data)
-    return 0
-}
-
-/// The process entry point. SwiftPM links every executable with `main` aliased to `PinholeFuzz_main`, so
-/// libFuzzer's own `main` is never linked in: this one hands control to libFuzzer's driver instead (which
-/// `scripts/fuzz.sh` forces into the link with `-u LLVMFuzzerRunDriver`).
-@_cdecl("PinholeFuzz_main")
-public func fuzzMain(
-    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> Int32 {
-    typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-    typealias RunDriver = @convention(c) (
-        UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-        TestOneInput
-    ) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
-        fatalError("LLVMFuzzerRunDriver is not linked in (build with scripts/fuzz.sh)")
+    /// libFuzzer's entry point: one input, always 0 (a bad input is expected; only a crash is a finding).
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+        let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+        FuzzHarness.run(data)
+        return 0
     }
-    let driver = unsafeBitCast(symbol, to: RunDriver.self)
-    var count = argc
-    var arguments = argv
-    return driver(&count, &arguments, { fuzzOneInput($0, $1) })
-}
+
+    /// The process entry point. SwiftPM links every executable with `main` aliased to `PinholeFuzz_main`, so
+    /// libFuzzer's own `main` is never linked in: this one hands control to libFuzzer's driver instead (which
+    /// `scripts/fuzz.sh` forces into the link with `-u LLVMFuzzerRunDriver`).
+    @_cdecl("PinholeFuzz_main")
+    public func fuzzMain(
+        _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> Int32 {
+        typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+        typealias RunDriver =
+            @convention(c) (
+                UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                TestOneInput
+            ) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
+            fatalError("LLVMFuzzerRunDriver is not linked in (build with scripts/fuzz.sh)")
+        }
+        let driver = unsafeBitCast(symbol, to: RunDriver.self)
+        var count = argc
+        var arguments = argv
+        return driver(&count, &arguments, { fuzzOneInput($0, $1) })
+    }
 #else
-/// The replayer: `PinholeFuzz FILE…` runs each file through the harness once and prints its outcome.
-@main
-enum FuzzReplay {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("\(path): unreadable")
-                continue
+    /// The replayer: `PinholeFuzz FILE…` runs each file through the harness once and prints its outcome.
+    @main
+    enum FuzzReplay {
+        static func main() {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    print("\(path): unreadable")
+                    continue
+                }
+                FuzzHarness.run(data)
+                print("\(path): ok (\(data.count) bytes)")
             }
-            FuzzHarness.run(data)
-            print("\(path): ok (\(data.count) bytes)")
         }
     }
-}
 #endif

@@ -24,7 +24,8 @@ package final class RepeatingTimer: @unchecked Sendable {
         let nanoseconds = max(
             1, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
         source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: leeway)
+        source.schedule(
+            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: leeway)
         source.setEventHandler(handler: handler)
     }
 

@@ -26,8 +26,14 @@ struct JPEGMarkers: Equatable {
         while position + 4 <= data.endIndex {
             guard data[position] == 0xFF else { return nil }
             let marker = data[position + 1]
-            if marker == 0xFF { position += 1; continue }  // fill byte
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { position += 2; continue }
+            if marker == 0xFF {
+                position += 1
+                continue
+            }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                position += 2
+                continue
+            }
             if marker == 0xDA || marker == 0xD9 { break }  // start of scan / end of image: the header is over
             let length = Int(data[position + 2]) << 8 | Int(data[position + 3])
             let payloadStart = position + 4

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Drops scans of a progressive JPEG that a scaled decode does not need, by a byte scan of its markers (no Huffman

@@ -88,10 +88,11 @@ public enum Vips {
     }
 
     /// Takes (copies and clears) libvips' errors, trimmed, with the warnings this thread logged inside
-    /// ``capturingWarnings(_:)`` (which also keeps this thread's errors apart from other decodes'): libvips reports some failures' causes only as a warning (libpng's errors, such as
-    /// `"CgBI: unhandled critical chunk"` or `"IDAT: CRC error"`, next to no error text or a bare
-    /// `"vipspng: libpng read error"`). Gives `"libvips gave no error; it warned: …"` when the buffer is empty,
-    /// `"<error> (libvips warned: …)"` when both have words, `"no message from libvips"` when neither has.
+    /// ``capturingWarnings(_:)`` (which also keeps this thread's errors apart from other decodes'): libvips reports
+    /// some failures' causes only as a warning (libpng's errors, such as `"CgBI: unhandled critical chunk"` or `"IDAT:
+    /// CRC error"`, next to no error text or a bare `"vipspng: libpng read error"`). Gives `"libvips gave no error; it
+    /// warned: …"` when the buffer is empty, `"<error> (libvips warned: …)"` when both have words, `"no message from
+    /// libvips"` when neither has.
     ///
     /// - Parameter ownThreadOnly: `true` for a step that computes no pixels (a header read): then only the errors
     ///   raised on this thread count. Otherwise, when this thread raised none, the errors libvips' worker threads

@@ -102,7 +102,8 @@ public struct VipsDecoder: ImageDecoding {
         try Task.checkCancellation()
         let interruption = try DecodeInterruption(timeLimit: decodeTimeLimit)
         return try await withTaskCancellationHandler {
-            let decoded = try await pool.run { [jpegFastPath, shortcuts, onDiagnostic, onDecodeStart] () throws -> DecodedImage in
+            let decoded = try await pool.run {
+                [jpegFastPath, shortcuts, onDiagnostic, onDecodeStart] () throws -> DecodedImage in
                 interruption.startTimeLimit()
                 onDecodeStart?(interruption)
                 return try Self.decodeUnderPolicy(
@@ -141,7 +142,8 @@ public struct VipsDecoder: ImageDecoding {
     /// libvips made of being stopped.
     static func decodeUnderPolicy(
         _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool,
-        shortcuts: ProgressiveShortcuts = .all, interruption: DecodeInterruption?, onDiagnostic: (@Sendable (String) -> Void)? = nil
+        shortcuts: ProgressiveShortcuts = .all, interruption: DecodeInterruption?,
+        onDiagnostic: (@Sendable (String) -> Void)? = nil
     ) throws -> DecodedImage {
         do {
             try Vips.ensureInitialized()
@@ -163,7 +165,8 @@ public struct VipsDecoder: ImageDecoding {
     /// The whole decode, synchronous; runs on a worker thread.
     static func decodeNow(
         _ data: Data, format: ImageFormat, options: DecodingOptions, jpegFastPath: Bool,
-        shortcuts: ProgressiveShortcuts = .all, interruption: DecodeInterruption? = nil, onDiagnostic: (@Sendable (String) -> Void)? = nil
+        shortcuts: ProgressiveShortcuts = .all, interruption: DecodeInterruption? = nil,
+        onDiagnostic: (@Sendable (String) -> Void)? = nil
     ) throws -> DecodedImage {
         let header = try readHeader(data, format: format, interruption: interruption)
         try header.checkLimits(options)

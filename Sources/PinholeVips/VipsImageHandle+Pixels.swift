@@ -20,7 +20,8 @@ extension VipsImageHandle {
         let count = width * height * pixelFormat.bytesPerPixel
         var status: Int32 = -1
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            status = CPinholeVips_copy_pixels_interruptible(srgb.pointer, buffer.baseAddress, count, interruption?.pointer)
+            status = CPinholeVips_copy_pixels_interruptible(
+                srgb.pointer, buffer.baseAddress, count, interruption?.pointer)
             initialized = status == 0 ? count : 0
         }
         guard status == 0 else { throw failure(Vips.takeErrorMessage()) }

@@ -4,7 +4,7 @@ import Testing
 @testable import PinholeBench
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The scroll reproduction's per-frame account of the main thread: CPU time, and whether a slow frame waited

@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -44,7 +44,8 @@ struct ScrollImageCodeTests {
     @Test func findsNoCodeInAPictureWithoutOne() {
         // Given the noisy photo, uncoded, and a flat grey picture, Then neither passes the check
         #expect(ScrollImageCode.read(Self.square) == nil)
-        let grey = PixelImage(width: 64, height: 64, pixelFormat: .rgb8, pixels: Array(repeating: 128, count: 64 * 64 * 3))
+        let grey = PixelImage(
+            width: 64, height: 64, pixelFormat: .rgb8, pixels: Array(repeating: 128, count: 64 * 64 * 3))
         #expect(ScrollImageCode.read(grey) == nil)
     }
 }

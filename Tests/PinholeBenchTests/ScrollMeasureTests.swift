@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 @testable import PinholeBench
@@ -22,7 +22,8 @@ struct ScrollMeasureTests {
     @Test func countsTheStaleImagesOfAnUnguardedSlotAndNoneOfAGuardedOne() async throws {
         // Given the scaled-down list whose server answers after 600 ms while rows refresh every 400 ms
         // When it runs with the generation check off, then on
-        let unguarded = try #require(try await ScrollBenchmark(configuration: Self.configuration(.unguarded)).run().first)
+        let unguarded = try #require(
+            try await ScrollBenchmark(configuration: Self.configuration(.unguarded)).run().first)
         let guarded = try #require(try await ScrollBenchmark(configuration: Self.configuration(.pinhole)).run().first)
 
         // Then the unguarded slots showed images of their rows' previous refreshes, each caught by its code

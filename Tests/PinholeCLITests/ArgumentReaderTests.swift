@@ -1,5 +1,6 @@
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 @Suite(.timeLimit(scaledMinutes: 1))

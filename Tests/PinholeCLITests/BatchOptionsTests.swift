@@ -1,6 +1,7 @@
-import Testing
-@testable import pinhole
 import PinholeTestSupport
+import Testing
+
+@testable import pinhole
 
 /// Parsing the batch options of `pinhole thumbnail` and the combinations they refuse.
 @Suite(.timeLimit(scaledMinutes: 1))

@@ -1,9 +1,10 @@
 import Foundation
-import PinholeShared
-import PinholeTestSupport
 import Pinhole
+import PinholeShared
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// A batch run of the built binary killed with SIGKILL at random points, then restarted with the same
@@ -46,8 +47,9 @@ struct BatchResumeEndToEndTests {
             let path = directory + "/" + name
             #expect(OutputCompleteness.isComplete(atPath: path, format: .jpeg), "a partial output: \(name)")
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            outputs[path] = Snapshot(inode: try #require(attributes[.systemFileNumber] as? Int),
-                                     modified: try #require(attributes[.modificationDate] as? Date))
+            outputs[path] = Snapshot(
+                inode: try #require(attributes[.systemFileNumber] as? Int),
+                modified: try #require(attributes[.modificationDate] as? Date))
         }
         return outputs
     }
@@ -83,12 +85,15 @@ struct BatchResumeEndToEndTests {
         try directory.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: "list.txt")
         let out = directory.file("out")
         let naming = OutputNaming(size: 48, fileExtension: "jpg")
-        let expectedOutput = try Dictionary(uniqueKeysWithValues: lines.map { line in
-            let input = try #require(InputFile(listed: line))
-            return (line, out + "/" + naming.name(forListed: input.relativePath, hash: StableHash.fnv1a64(line)))
-        })
-        let arguments = ["thumbnail", "--input-list", directory.file("list.txt"), "--out", out, "--size", "48",
-                         "--jobs", "2", "--jsonl", "--skip-existing"]
+        let expectedOutput = try Dictionary(
+            uniqueKeysWithValues: lines.map { line in
+                let input = try #require(InputFile(listed: line))
+                return (line, out + "/" + naming.name(forListed: input.relativePath, hash: StableHash.fnv1a64(line)))
+            })
+        let arguments = [
+            "thumbnail", "--input-list", directory.file("list.txt"), "--out", out, "--size", "48",
+            "--jobs", "2", "--jsonl", "--skip-existing",
+        ]
 
         // When the run is killed twice (10 times under stress), each time at a random moment after a random input
         // of the first half of those not yet done has finished

@@ -1,7 +1,8 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// Batch runs with fake codecs (no libvips): shards, resume, bounded read-ahead, bad lines.
@@ -53,8 +54,9 @@ struct BatchRunTests {
         #expect(inputs.map(\.count).reduce(0, +) == 1000)
         let missing = Set(paths).subtracting(inputs[0].union(inputs[1]).union(inputs[2]))
         #expect(missing.isEmpty, "\(missing.count) inputs in no shard, e.g. \(missing.first ?? "")")
-        #expect(inputs[0].isDisjoint(with: inputs[1]) && inputs[0].isDisjoint(with: inputs[2])
-            && inputs[1].isDisjoint(with: inputs[2]))
+        #expect(
+            inputs[0].isDisjoint(with: inputs[1]) && inputs[0].isDisjoint(with: inputs[2])
+                && inputs[1].isDisjoint(with: inputs[2]))
         #expect(shards.allSatisfy { $0.count > 200 })
         #expect(shards.joined().allSatisfy { $0.error == nil && $0.width != nil })
         // And each wrote its own files: 1,000 distinct outputs
@@ -70,9 +72,10 @@ struct BatchRunTests {
         let harness = BatchHarness()
         let first = try await harness.run(configuration(directory))
         #expect(first.summary.succeeded == 6)
-        let outputs = Dictionary(uniqueKeysWithValues: first.records.compactMap { record in
-            record.output.map { (record.input, $0) }
-        })
+        let outputs = Dictionary(
+            uniqueKeysWithValues: first.records.compactMap { record in
+                record.output.map { (record.input, $0) }
+            })
         // And then one output cut short by a byte (as a crash might leave it) and one deleted
         let cut = try #require(outputs[paths[1]])
         let whole = try Data(contentsOf: URL(fileURLWithPath: cut))
@@ -117,7 +120,9 @@ struct BatchRunTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 30, height: 20), to: "a.png")
-        let lines = [directory.file("a.png"), "http://exa mple.com/x.jpg", "ftp://host/y.jpg", directory.file("no.png")]
+        let lines = [
+            directory.file("a.png"), "http://exa mple.com/x.jpg", "ftp://host/y.jpg", directory.file("no.png"),
+        ]
         try directory.write(Data(lines.joined(separator: "\n").utf8), to: "list.txt")
 
         // When it is run

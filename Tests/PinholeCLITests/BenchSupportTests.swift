@@ -4,7 +4,7 @@ import PinholeTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The pieces of the benchmark harness the CLI also uses: process figures and sample statistics.

@@ -1,8 +1,9 @@
 import Pinhole
 import PinholeShared
-import Testing
-@testable import pinhole
 import PinholeTestSupport
+import Testing
+
+@testable import pinhole
 
 /// The queue between the reader of an input list and the workers: never more than its capacity, first in
 /// first out, and nobody left waiting at the end or on cancellation.
@@ -48,7 +49,7 @@ struct BoundedQueueTests {
                 return values
             }
         }
-        defer { consumers.forEach { $0.cancel() } }
+        defer { for consumer in consumers { consumer.cancel() } }
 
         // When 20 elements are sent and the queue is finished
         for value in 0..<20 { #expect(await queue.send(value)) }

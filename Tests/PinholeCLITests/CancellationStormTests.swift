@@ -46,7 +46,8 @@ struct CancellationStormTests {
         #expect(report.requests == Self.requests)
         #expect(report.succeeded + report.failed + report.cancelled == Self.requests)
         #expect(report.unexpected == 0)
-        #expect(report.succeeded > Self.requests / 10 && report.failed > Self.requests / 100
+        #expect(
+            report.succeeded > Self.requests / 10 && report.failed > Self.requests / 100
                 && report.cancelled > Self.requests / 10)
         // And no job, queued download or transfer is left; sockets and threads are back to their baseline
         #expect(report.activeImageJobs == 0)

@@ -32,8 +32,10 @@ struct CommandLineEndToEndTests {
         let result = try await PinholeBinary.run(["thumbnail", "--help"], in: directory)
 
         #expect(result.status == 0)
-        for option in ["--size PIXELS", "--format FORMAT", "--quality Q", "--out DIR", "--jobs N",
-                       "--contact-sheet FILE", "--json", "--help"] {
+        for option in [
+            "--size PIXELS", "--format FORMAT", "--quality Q", "--out DIR", "--jobs N",
+            "--contact-sheet FILE", "--json", "--help",
+        ] {
             #expect(result.stdout.contains("\n  \(option)"), "help lacks \(option)")
         }
         #expect(result.stdout.contains("skipped silently"))

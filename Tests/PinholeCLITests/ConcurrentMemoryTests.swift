@@ -15,13 +15,15 @@ struct ConcurrentMemoryTests {
     }
 
     /// The documented bound (RELIABILITY.md): 20 concurrent thumbnails of 4–20 MP photos peak under 1.2 GB.
-    /// Measured: 0.53–0.54 GB (debug build, 2 cores) (see RELIABILITY.md); the bound leaves room for allocator and libvips variance.
+    /// Measured: 0.53–0.54 GB (debug build, 2 cores) (see RELIABILITY.md); the bound leaves room for allocator and
+    /// libvips variance.
     static let peakBound = 1_200_000_000
 
     static func largestPhotos(_ count: Int) throws -> [String] {
         let corpus = CorpusEndToEndTests.corpus
         let names = try FileManager.default.contentsOfDirectory(atPath: corpus)
-            .filter { ["jpg", "jpeg", "png", "webp", "heic"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
+            .filter {
+                ["jpg", "jpeg", "png", "webp", "heic"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
             }
         let sized = try names.map { name -> (String, Int) in
             let path = corpus + "/" + name

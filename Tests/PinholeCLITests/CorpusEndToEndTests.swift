@@ -51,16 +51,18 @@ struct CorpusEndToEndTests {
         let report = try JSONReport(result.stdout)
         #expect(report.succeeded == photos.count)
         #expect(report.errors.isEmpty)
-        let outputs = Dictionary(uniqueKeysWithValues: report.outputs.map {
-            (URL(fileURLWithPath: $0.input).lastPathComponent, $0)
-        })
+        let outputs = Dictionary(
+            uniqueKeysWithValues: report.outputs.map {
+                (URL(fileURLWithPath: $0.input).lastPathComponent, $0)
+            })
         for photo in photos {
             let output = try #require(outputs[photo.file], "\(photo.file) has no thumbnail")
             let expected = ThumbnailOptions(maxPixelSize: 360).fittedSize(width: photo.width, height: photo.height)
             let data = try await readData(atPath: directory.file(output.output))
             let size = try #require(ImageHeader.size(of: data))
-            #expect(abs(size.width - expected.width) <= 1 && abs(size.height - expected.height) <= 1,
-                    "\(photo.file): \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)")
+            #expect(
+                abs(size.width - expected.width) <= 1 && abs(size.height - expected.height) <= 1,
+                "\(photo.file): \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)")
         }
         #expect(FileManager.default.fileExists(atPath: directory.file("sheet.jpg")))
     }

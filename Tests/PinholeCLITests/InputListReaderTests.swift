@@ -1,12 +1,13 @@
 import Foundation
+import Pinhole
 import PinholeShared
 import PinholeTestSupport
-import Pinhole
 import Testing
+
 @testable import pinhole
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reading an input list a chunk at a time: lines split across chunks, CRLF, blank lines, and bad lines that

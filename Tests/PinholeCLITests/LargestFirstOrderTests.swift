@@ -1,6 +1,7 @@
 import Foundation
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// A run over known inputs starts the largest files first and still reports in input order.
@@ -48,8 +49,9 @@ struct LargestFirstOrderTests {
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 12, height: 34), to: "named.png")
         try directory.write(FakeCodecs.image(width: 1234, height: 5678), to: "target.png")
-        try FileManager.default.createSymbolicLink(atPath: directory.file("link.png"),
-                                                   withDestinationPath: directory.file("target.png"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("link.png"),
+            withDestinationPath: directory.file("target.png"))
         try directory.write(FakeCodecs.image(width: 5, height: 6), to: "tree/found.png")
 
         // When they are collected

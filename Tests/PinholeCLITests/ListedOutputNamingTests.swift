@@ -2,6 +2,7 @@ import Foundation
 import PinholeShared
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// Names of listed inputs: from the input alone, stable, distinct for distinct inputs, within 255 bytes.

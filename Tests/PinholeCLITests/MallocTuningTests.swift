@@ -55,10 +55,11 @@ struct MallocTuningTests {
         #expect(MallocTuning.padsArenaTop(command: command) == pads)
     }
 
-    @Test(arguments: [
-        ("131072", true), ("0", true), ("0x20000", true), (nil, false), ("", false), ("abc", false), ("64M", false),
-        (" 1", false), ("-1", false), ("0x", false),
-    ] as [(String?, Bool)])
+    @Test(
+        arguments: [
+            ("131072", true), ("0", true), ("0x20000", true), (nil, false), ("", false), ("abc", false), ("64M", false),
+            (" 1", false), ("-1", false), ("0x", false),
+        ] as [(String?, Bool)])
     func aUsersOwnSettingCountsOnlyWhenGlibcTakesItAsANumber(value: String?, isSetting: Bool) {
         // Given a MALLOC_*_ variable's value, When the policy decides whether the user set it, Then only a number
         // glibc parses keeps the policy's value out (garbage would otherwise leave neither value in force)

@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The command-line cases of the second case set (Tests/Fixtures/cases-s2): S03 and S04a run twice over one
@@ -34,8 +34,11 @@ struct ManifestS2CommandLineTests {
     @Test func s03NoStoreSecondRunDownloadsAgainAndTheCacheStaysEmpty() async throws {
         let server = try PinholeTestServer()
         defer { server.stop() }
-        server.route("/s03/no-store.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
-                                                body: try Self.input("s03-no-store.jpg"), etag: "\"s03\""))
+        server.route(
+            "/s03/no-store.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
+                body: try Self.input("s03-no-store.jpg"), etag: "\"s03\""))
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (first, second) = try await runTwice(server.url("/s03/no-store.jpg"), in: directory)
@@ -49,8 +52,11 @@ struct ManifestS2CommandLineTests {
     @Test func s04aExpiresZeroSecondRunRevalidates() async throws {
         let server = try PinholeTestServer()
         defer { server.stop() }
-        server.route("/s04/expires-0.jpg", Route(headers: ["content-type": "image/jpeg", "expires": "0"],
-                                                 body: try Self.input("s04-expires-invalid.jpg"), etag: "\"s04a\""))
+        server.route(
+            "/s04/expires-0.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "expires": "0"],
+                body: try Self.input("s04-expires-invalid.jpg"), etag: "\"s04a\""))
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (_, second) = try await runTwice(server.url("/s04/expires-0.jpg"), in: directory)
@@ -68,7 +74,8 @@ struct ManifestS2CommandLineTests {
         try directory.copyFixture("orient-1.jpg", to: "good.jpg")
         let bad = "http://exa mple.com/s05/plain.jpg"
         // When both are thumbnailed, and the bad one alone
-        let result = try await PinholeBinary.run(["thumbnail", bad, "good.jpg", "--out", "out", "--json"], in: directory.path)
+        let result = try await PinholeBinary.run(
+            ["thumbnail", bad, "good.jpg", "--out", "out", "--json"], in: directory.path)
         let alone = try await PinholeBinary.run(["thumbnail", bad, "--out", "out2"], in: directory.path)
         // Then the URL is listed as invalid_input, the file is written, and both runs exit 1
         #expect(result.status == 1)
@@ -92,8 +99,9 @@ struct ManifestS2CommandLineTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // When it is thumbnailed
-        let result = try await PinholeBinary.run(["thumbnail", url.absoluteString, "--out", "out", "--json"],
-                                                 in: directory.path)
+        let result = try await PinholeBinary.run(
+            ["thumbnail", url.absoluteString, "--out", "out", "--json"],
+            in: directory.path)
         // Then it succeeds with a name within 255 bytes, and the file holds the 300×200 thumbnail
         #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
         let report = try JSONReport(result.stdout)

@@ -23,16 +23,19 @@ struct ManifestS3CommandLineTests {
         try await copyInput("s306a-cgbi-iphone.png", to: "s306a.png", in: directory)
 
         // When it is thumbnailed
-        let result = try await PinholeBinary.run(["thumbnail", "s306a.png", "--out", "out", "--json"],
-                                                 in: directory.path)
+        let result = try await PinholeBinary.run(
+            ["thumbnail", "s306a.png", "--out", "out", "--json"],
+            in: directory.path)
 
         // Then the run fails with decoding_failed, and the message carries libpng's reason (from a libvips warning)
         #expect(result.status == 1, "stderr: \(result.stderr)")
         let report = try JSONReport(result.stdout)
         let failure = try #require(report.errors.first, "stdout: \(result.stdout)")
         #expect(failure.kind == "decoding_failed")
-        #expect(failure.message.range(of: "cgbi|apple|iphone|critical chunk",
-                                      options: [.regularExpression, .caseInsensitive]) != nil, "\(failure.message)")
+        #expect(
+            failure.message.range(
+                of: "cgbi|apple|iphone|critical chunk",
+                options: [.regularExpression, .caseInsensitive]) != nil, "\(failure.message)")
         #expect(!failure.message.contains("no message from libvips"), "\(failure.message)")
     }
 

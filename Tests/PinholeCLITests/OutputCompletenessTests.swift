@@ -1,7 +1,8 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// `--skip-existing` leaves only whole outputs alone: a file cut short, empty, or of another format is made again.

@@ -38,7 +38,8 @@ struct OutputNameLengthTests {
         // Given 100 long paths that differ only after the first 300 bytes, some only in letter case
         let naming = OutputNaming(size: 360, fileExtension: "jpg")
         let prefix = String(repeating: "p", count: 300)
-        let paths = (0..<50).map { "\(prefix)-\($0).jpg" } + (0..<50).map { "\(prefix)-\($0)-X.jpg" }
+        let paths =
+            (0..<50).map { "\(prefix)-\($0).jpg" } + (0..<50).map { "\(prefix)-\($0)-X.jpg" }
             + ["\(prefix)-case.jpg", "\(prefix)-CASE.jpg"]
         // Then all names are distinct, also case-insensitively, and the same on every run
         let names = naming.names(for: paths)
@@ -51,7 +52,9 @@ struct OutputNameLengthTests {
         let naming = OutputNaming(size: 360, fileExtension: "jpg")
         let path = String(repeating: "b", count: 300) + ".jpg"
         let name = naming.names(for: [path])[0]
-        #expect(name == String(repeating: "b", count: 255 - ".360.jpg".count - "~12345678".count) + "~" + OutputNaming.shortHash(naming.stem(path)) + ".360.jpg")
+        #expect(
+            name == String(repeating: "b", count: 255 - ".360.jpg".count - "~12345678".count) + "~"
+                + OutputNaming.shortHash(naming.stem(path)) + ".360.jpg")
         #expect(OutputNaming.shortHash("abc").count == 8)
         #expect(OutputNaming.shortHash("abc") != OutputNaming.shortHash("abd"))
     }

@@ -1,5 +1,6 @@
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 @Suite(.timeLimit(scaledMinutes: 1))
@@ -7,8 +8,9 @@ struct OutputNamingTests {
     let naming = OutputNaming(size: 360, fileExtension: "jpg")
 
     @Test func flattensTheRelativePathAndAppendsSizeAndExtension() {
-        #expect(naming.names(for: ["a.jpg", "sub/b.png", "x/y/c.d.webp", "noext", ".hidden"])
-            == ["a.360.jpg", "sub__b.360.jpg", "x__y__c.d.360.jpg", "noext.360.jpg", ".hidden.360.jpg"])
+        #expect(
+            naming.names(for: ["a.jpg", "sub/b.png", "x/y/c.d.webp", "noext", ".hidden"])
+                == ["a.360.jpg", "sub__b.360.jpg", "x__y__c.d.360.jpg", "noext.360.jpg", ".hidden.360.jpg"])
     }
 
     @Test func numbersCollisionsInInputOrder() {

@@ -1,8 +1,9 @@
 import Foundation
+import Pinhole
 import PinholeShared
 import PinholeTestSupport
-import Pinhole
 import Testing
+
 @testable import pinhole
 
 /// Outputs appear whole or not at all: what lets `--skip-existing` trust a file under an output name after a
@@ -62,7 +63,10 @@ private final class SizeWatcher: Sendable {
                 }
             }
             let seen = state.withLock { $0.seen }
-            done.withLock { $0?.resume(returning: seen); $0 = nil }
+            done.withLock {
+                $0?.resume(returning: seen)
+                $0 = nil
+            }
         }
         thread.start()
     }

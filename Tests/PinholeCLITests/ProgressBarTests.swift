@@ -1,6 +1,7 @@
-import Testing
-@testable import pinhole
 import PinholeTestSupport
+import Testing
+
+@testable import pinhole
 
 /// The progress bar's text: rate always, ETA only when the total is known.
 @Suite(.timeLimit(scaledMinutes: 1))

@@ -14,8 +14,11 @@ struct RemoteInputsEndToEndTests {
         let names = ["baseline.jpg", "orient-6.jpg", "small-40x30.png", "size-key-source.jpg"]
         for (index, name) in names.enumerated() {
             let data = try await readData(atPath: Fixtures.input(name).path)
-            server.route("/img/\(index).jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "no-cache"],
-                                                    body: data, latency: .milliseconds(150), etag: "v\(index)"))
+            server.route(
+                "/img/\(index).jpg",
+                Route(
+                    headers: ["content-type": "image/jpeg", "cache-control": "no-cache"],
+                    body: data, latency: .milliseconds(150), etag: "v\(index)"))
         }
         return server
     }
@@ -24,7 +27,9 @@ struct RemoteInputsEndToEndTests {
         let entries = (0..<items).map { index in
             ["id": "\(index)", "title": "Item \(index)", "image": server.url("/img/\(index % 4).jpg").absoluteString]
         }
-        let document: [String: Any] = ["version": "https://jsonfeed.org/version/1.1", "title": "Forty", "items": entries]
+        let document: [String: Any] = [
+            "version": "https://jsonfeed.org/version/1.1", "title": "Forty", "items": entries,
+        ]
         return try JSONSerialization.data(withJSONObject: document)
     }
 
@@ -57,8 +62,9 @@ struct RemoteInputsEndToEndTests {
         defer { directory.remove() }
         let urls = ["/img/0.jpg", "/img/1.jpg", "/img/0.jpg", "/missing.jpg"].map { server.url($0).absoluteString }
         // When thumbnailed
-        let result = try await PinholeBinary.run(["thumbnail"] + urls + ["--size", "64", "--out", "out", "--json"],
-                                                 in: directory.path)
+        let result = try await PinholeBinary.run(
+            ["thumbnail"] + urls + ["--size", "64", "--out", "out", "--json"],
+            in: directory.path)
         // Then three succeed from two downloads, and the 404 is an http_status error
         #expect(result.status == 1)
         let report = try JSONReport(result.stdout)
@@ -75,12 +81,14 @@ struct RemoteInputsEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = server.url("/img/3.jpg").absoluteString
-        let first = try await PinholeBinary.run(["thumbnail", url, "--out", "a", "--cache-dir", "cache", "--json"],
-                                                in: directory.path)
+        let first = try await PinholeBinary.run(
+            ["thumbnail", url, "--out", "a", "--cache-dir", "cache", "--json"],
+            in: directory.path)
         #expect(first.status == 0, "stderr: \(first.stderr)")
         // When a second process asks for the same URL
-        let second = try await PinholeBinary.run(["thumbnail", url, "--out", "b", "--cache-dir", "cache", "--json"],
-                                                 in: directory.path)
+        let second = try await PinholeBinary.run(
+            ["thumbnail", url, "--out", "b", "--cache-dir", "cache", "--json"],
+            in: directory.path)
         // Then it revalidates (304) and uses the cached original
         let report = try JSONReport(second.stdout)
         #expect(report.succeeded == 1)
@@ -93,8 +101,9 @@ struct RemoteInputsEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write(Data("<html>not a feed</html>".utf8), to: "feed.json")
-        let result = try await PinholeBinary.run(["thumbnail", "--feed", "feed.json", "--out", "out", "--json"],
-                                                 in: directory.path)
+        let result = try await PinholeBinary.run(
+            ["thumbnail", "--feed", "feed.json", "--out", "out", "--json"],
+            in: directory.path)
         #expect(result.status == 1)
         let report = try JSONReport(result.stdout)
         #expect(report.errors.map(\.kind) == ["invalid_json"])

@@ -1,7 +1,8 @@
 import PinholeShared
-import Testing
-@testable import pinhole
 import PinholeTestSupport
+import Testing
+
+@testable import pinhole
 
 /// The stable hash and `--shard`: the same answer in every process, and N shards that cover a list exactly once.
 @Suite(.timeLimit(scaledMinutes: 1))
@@ -49,8 +50,9 @@ struct ShardSelectorTests {
         let environment = ["SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_MIN": "1"]
         // Then task 8 is the last of 8 shards
         #expect(try ShardSelector.parse("auto/8", environment: environment) == ShardSelector(index: 7, count: 8))
-        #expect(try ShardSelector.parse("auto/8", environment: ["SLURM_ARRAY_TASK_ID": "0"])
-            == ShardSelector(index: 0, count: 8))
+        #expect(
+            try ShardSelector.parse("auto/8", environment: ["SLURM_ARRAY_TASK_ID": "0"])
+                == ShardSelector(index: 0, count: 8))
     }
 
     @Test(arguments: [

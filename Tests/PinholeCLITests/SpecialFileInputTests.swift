@@ -1,6 +1,7 @@
 import Foundation
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// Inputs that are not regular files: a named FIFO or a device given on the command line fails with a typed
@@ -14,8 +15,10 @@ struct SpecialFileInputTests {
         try directory.write(FakeCodecs.image(width: 10, height: 10), to: "in/good.png")
         #expect(mkfifo(directory.file("pipe.jpg"), 0o600) == 0)
         #expect(mkfifo(directory.file("in/inner.jpg"), 0o600) == 0)
-        var configuration = ThumbnailCommand.Configuration(inputs: [directory.file("pipe.jpg"), directory.file("in"),
-                                                                    "/dev/zero"])
+        var configuration = ThumbnailCommand.Configuration(inputs: [
+            directory.file("pipe.jpg"), directory.file("in"),
+            "/dev/zero",
+        ])
         configuration.outputDirectory = directory.file("out")
         configuration.size = 100
 

@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// The command's logic with fake codecs (no libvips): walking, sniffing, naming, bounded jobs, the report.
@@ -34,7 +35,8 @@ struct ThumbnailCommandTests {
         // Then the two images are written with fitted sizes, and nothing else is reported
         #expect(report.exitStatus == 0)
         #expect(report.errors.isEmpty)
-        #expect(report.outputs.map(\.output) == [directory.file("out/a.100.jpg"), directory.file("out/sub__b.100.jpg")])
+        #expect(
+            report.outputs.map(\.output) == [directory.file("out/a.100.jpg"), directory.file("out/sub__b.100.jpg")])
         #expect(report.outputs.map(\.width) == [100, 50])
         #expect(report.outputs.map(\.height) == [50, 80])
         #expect(directory.listing("out") == ["a.100.jpg", "sub__b.100.jpg"])
@@ -55,8 +57,10 @@ struct ThumbnailCommandTests {
         let inputs = ["good.png", "page.jpg", "empty.jpg", "cut.png", "missing.jpg"]
 
         // When they are thumbnailed
-        let report = await ThumbnailCommand(configuration: configuration(inputs, in: directory),
-                                            codecs: FakeCodecs().codecs).run()
+        let report = await ThumbnailCommand(
+            configuration: configuration(inputs, in: directory),
+            codecs: FakeCodecs().codecs
+        ).run()
 
         // Then each failure has its kind, in input order, and the exit status is 1
         #expect(report.exitStatus == 1)
@@ -78,8 +82,10 @@ struct ThumbnailCommandTests {
         let codecs = FakeCodecs(decodeDuration: .milliseconds(50))
 
         // When thumbnailed with a job limit
-        let report = await ThumbnailCommand(configuration: configuration(["in"], in: directory, jobs: jobs),
-                                            codecs: codecs.codecs).run()
+        let report = await ThumbnailCommand(
+            configuration: configuration(["in"], in: directory, jobs: jobs),
+            codecs: codecs.codecs
+        ).run()
 
         // Then all succeed, the limit was never passed, and decodes did overlap when allowed to
         #expect(report.succeeded == 12)
@@ -113,8 +119,9 @@ struct ThumbnailCommandTests {
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 10, height: 20), to: "a/x.jpg")
         try directory.write(FakeCodecs.image(width: 30, height: 20), to: "b/x.jpg")
-        let command = ThumbnailCommand(configuration: configuration(["a/x.jpg", "b/x.jpg"], in: directory),
-                                       codecs: FakeCodecs().codecs)
+        let command = ThumbnailCommand(
+            configuration: configuration(["a/x.jpg", "b/x.jpg"], in: directory),
+            codecs: FakeCodecs().codecs)
 
         // When run twice
         let first = await command.run()
@@ -153,8 +160,10 @@ struct ThumbnailCommandTests {
         let json = try report.json()
 
         // Then keys are sorted, slashes are not escaped, and it decodes back
-        let keys = ["bytesIn", "bytesOut", "errors", "failed", "format", "imagesPerSecond", "jobs", "outputDirectory",
-                    "outputs", "peakRSSBytes", "seconds", "size", "succeeded"]
+        let keys = [
+            "bytesIn", "bytesOut", "errors", "failed", "format", "imagesPerSecond", "jobs", "outputDirectory",
+            "outputs", "peakRSSBytes", "seconds", "size", "succeeded",
+        ]
         let positions = keys.compactMap { json.range(of: "\"\($0)\" :")?.lowerBound }
         #expect(positions.count == keys.count)
         #expect(positions == positions.sorted())

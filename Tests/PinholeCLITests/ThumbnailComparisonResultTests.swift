@@ -10,7 +10,8 @@ struct ThumbnailComparisonResultTests {
     static let result: ThumbnailComparisonResult = {
         typealias Row = ThumbnailComparisonResult.Row
         func row(_ tool: ThumbnailComparisonResult.Tool, _ jobs: Int, _ rate: Double) -> Row {
-            Row(tool: tool, jobs: jobs, imagesPerSecond: Samples([rate * 0.9, rate, rate * 1.1]),
+            Row(
+                tool: tool, jobs: jobs, imagesPerSecond: Samples([rate * 0.9, rate, rate * 1.1]),
                 cpuSecondsPerImage: 1 / rate, peakRSSBytes: 100_000_000)
         }
         return ThumbnailComparisonResult(

@@ -1,6 +1,7 @@
 import Pinhole
 import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 @Suite(.timeLimit(scaledMinutes: 1))
@@ -46,8 +47,10 @@ struct ThumbnailConfigurationTests {
         (["a", "--quality", "101"], "--quality must be between 1 and 100, not 101"),
         (["a", "--jobs", "0"], "--jobs must be between 1 and 256, not 0"),
         (["a", "--format", "gif"], "--format must be one of jpeg, png, webp, not 'gif'"),
-        (["a", "--contact-sheet", "sheet.gif"],
-         "--contact-sheet: unknown extension of 'sheet.gif' (use .jpg, .jpeg, .png or .webp)"),
+        (
+            ["a", "--contact-sheet", "sheet.gif"],
+            "--contact-sheet: unknown extension of 'sheet.gif' (use .jpg, .jpeg, .png or .webp)"
+        ),
         (["a", "--verbose"], "unknown option '--verbose'"),
     ])
     func rejectsUsageErrors(arguments: [String], message: String) {

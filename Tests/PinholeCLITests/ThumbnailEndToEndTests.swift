@@ -31,8 +31,10 @@ struct ThumbnailEndToEndTests {
 
         // When thumbnailed at 64 px with a JSON report
         let result = try await PinholeBinary.run(
-            ["thumbnail", "photos", "bad/html-200-as-jpeg.jpg", "bad/empty.jpg", "--size", "64", "--out", "out",
-             "--json"], in: directory.path)
+            [
+                "thumbnail", "photos", "bad/html-200-as-jpeg.jpg", "bad/empty.jpg", "--size", "64", "--out", "out",
+                "--json",
+            ], in: directory.path)
 
         // Then the status is 1, the report lists every good image with its size and every bad one with its kind
         #expect(result.status == 1, "stderr: \(result.stderr)")
@@ -42,16 +44,20 @@ struct ThumbnailEndToEndTests {
         #expect(report.outputs.map(\.input) == Self.goodFixtures.map { "photos/\($0.name)" })
         #expect(report.outputs.map(\.width) == Self.goodFixtures.map(\.width))
         #expect(report.outputs.map(\.height) == Self.goodFixtures.map(\.height))
-        #expect(report.errors.map(\.input)
-            == ["photos/sub/baseline-truncated-55pct.jpg", "bad/html-200-as-jpeg.jpg", "bad/empty.jpg"])
+        #expect(
+            report.errors.map(\.input)
+                == ["photos/sub/baseline-truncated-55pct.jpg", "bad/html-200-as-jpeg.jpg", "bad/empty.jpg"])
         #expect(report.errors.map(\.kind) == ["truncated", "not_an_image", "empty_data"])
         #expect(report.seconds > 0 && report.imagesPerSecond > 0)
         #expect(report.peakRSSBytes > 1_000_000)
         #expect(report.bytesIn > 0 && report.bytesOut > 0)
 
         // And the thumbnail files exist with the sizes reported; nothing else was written
-        #expect(directory.listing("out") == ["baseline.64.jpg", "orient-6.64.jpg", "small-40x30.64.jpg",
-                                             "webp-as-jpg.64.jpg"])
+        #expect(
+            directory.listing("out") == [
+                "baseline.64.jpg", "orient-6.64.jpg", "small-40x30.64.jpg",
+                "webp-as-jpg.64.jpg",
+            ])
         var bytesOut = 0
         for output in report.outputs {
             let data = try await readData(atPath: directory.file(output.output))

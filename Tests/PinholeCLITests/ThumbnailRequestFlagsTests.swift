@@ -1,7 +1,8 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import Testing
+
 @testable import pinhole
 
 /// Parsing of `--width/--height/--fit/--fill/--crop/--scale/--header/--offline` into the requests the command makes.
@@ -18,7 +19,9 @@ struct ThumbnailRequestFlagsTests {
         ])
         let request = configuration.request.request(for: Self.url, size: configuration.size)
         // Then the request asks exactly 200×100 pixels, filled and cropped at attention, with both headers
-        #expect(request.thumbnail == ThumbnailOptions(size: PixelSize(width: 200, height: 100), contentMode: .fill(crop: .attention)))
+        #expect(
+            request.thumbnail
+                == ThumbnailOptions(size: PixelSize(width: 200, height: 100), contentMode: .fill(crop: .attention)))
         #expect(request.headers == ["Authorization": "Bearer x", "Accept": "image/webp"])
         #expect(request.options.isEmpty)
         #expect(configuration.size == 200)
@@ -34,7 +37,9 @@ struct ThumbnailRequestFlagsTests {
         let fill = try Configuration.parse(["a", "--width", "30", "--height", "20", "--fill"])
         #expect(fill.request.thumbnail(size: fill.size).contentMode == .aspectFill)
         let wide = try Configuration.parse(["a", "--width", "300"])
-        #expect(wide.request.thumbnail(size: wide.size).layout(width: 4000, height: 3000).output == PixelSize(width: 300, height: 225))
+        #expect(
+            wide.request.thumbnail(size: wide.size).layout(width: 4000, height: 3000).output
+                == PixelSize(width: 300, height: 225))
         // --offline asks the caches only
         let offline = try Configuration.parse(["a", "--offline", "--cache-dir", "c"])
         #expect(offline.request.request(for: Self.url, size: offline.size).options == [.returnCacheDataDontLoad])

@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// `pinhole thumbnail` with the request flags (box, fill and crop, scale, headers, offline) and the encoded
@@ -32,8 +32,11 @@ struct ThumbnailRequestOptionsEndToEndTests {
     private func makeServer() throws -> PinholeTestServer {
         let server = try PinholeTestServer()
         for (index, name) in ["size-key-source.jpg", "orient-6.jpg", "baseline.jpg"].enumerated() {
-            server.route("/img/\(index).jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
-                                                    body: try Data(contentsOf: Fixtures.input(name))))
+            server.route(
+                "/img/\(index).jpg",
+                Route(
+                    headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
+                    body: try Data(contentsOf: Fixtures.input(name))))
         }
         return server
     }
@@ -45,8 +48,11 @@ struct ThumbnailRequestOptionsEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let urls = (0..<3).map { server.url("/img/\($0).jpg").absoluteString }
-        let arguments = ["thumbnail"] + urls + ["--width", "60", "--height", "60", "--fill", "--crop", "attention",
-                                                "--cache-dir", "cache", "--out", "out", "--json"]
+        let arguments =
+            ["thumbnail"] + urls + [
+                "--width", "60", "--height", "60", "--fill", "--crop", "attention",
+                "--cache-dir", "cache", "--out", "out", "--json",
+            ]
         // When thumbnailed twice by two processes (the second starts with an empty memory cache)
         let first = try await PinholeBinary.run(arguments, in: directory.path)
         let second = try await PinholeBinary.run(arguments, in: directory.path)
@@ -77,7 +83,10 @@ struct ThumbnailRequestOptionsEndToEndTests {
         #expect(warm.status == 0)
         // When run offline over a cached URL and an uncached one
         let offline = try await PinholeBinary.run(
-            ["thumbnail", cached, other, "--size", "50", "--cache-dir", "cache", "--out", "out", "--offline", "--json"],
+            [
+                "thumbnail", cached, other, "--size", "50", "--cache-dir", "cache", "--out", "out", "--offline",
+                "--json",
+            ],
             in: directory.path)
         // Then the cached one is written from disk, the other fails as not cached, and the server saw one request
         let report = try Report(offline.stdout)
@@ -94,9 +103,11 @@ struct ThumbnailRequestOptionsEndToEndTests {
         defer { directory.remove() }
         // When a URL is thumbnailed with two headers, a 40×30-point fit box at scale 2
         let result = try await PinholeBinary.run(
-            ["thumbnail", server.url("/img/0.jpg").absoluteString, "--width", "40", "--height", "30", "--fit",
-             "--scale", "2", "--header", "Authorization: Bearer t0k3n", "--header", "X-Trace: 7", "--out", "out",
-             "--json"], in: directory.path)
+            [
+                "thumbnail", server.url("/img/0.jpg").absoluteString, "--width", "40", "--height", "30", "--fit",
+                "--scale", "2", "--header", "Authorization: Bearer t0k3n", "--header", "X-Trace: 7", "--out", "out",
+                "--json",
+            ], in: directory.path)
         // Then the server got both headers, and the thumbnail fits 80×60 pixels
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let seen = try #require(server.lastRequest(for: "/img/0.jpg"))

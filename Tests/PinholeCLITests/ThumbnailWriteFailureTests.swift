@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 @testable import pinhole
@@ -14,7 +14,8 @@ struct ThumbnailWriteFailureTests {
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 40, height: 20), to: "a.png")
         try directory.write(FakeCodecs.image(width: 20, height: 40), to: "b.png")
-        try FileManager.default.createDirectory(atPath: directory.file("out/a.100.jpg"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.file("out/a.100.jpg"), withIntermediateDirectories: true)
         var configuration = ThumbnailCommand.Configuration(inputs: [directory.file("a.png"), directory.file("b.png")])
         configuration.outputDirectory = directory.file("out")
         configuration.size = 100

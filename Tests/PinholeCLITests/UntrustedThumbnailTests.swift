@@ -18,8 +18,10 @@ struct UntrustedThumbnailTests {
             atPath: directory.file("root/escape.jpg"), withDestinationPath: "../outside.jpg")
         // When each is thumbnailed as untrusted with root as the allowed root
         let result = try await PinholeBinary.run(
-            ["thumbnail", "root/a.jpg", "root/sub/b.jpg", "root/escape.jpg", "--untrusted", "--allowed-root", "root",
-             "--out", "out", "--json"],
+            [
+                "thumbnail", "root/a.jpg", "root/sub/b.jpg", "root/escape.jpg", "--untrusted", "--allowed-root", "root",
+                "--out", "out", "--json",
+            ],
             in: directory.path)
         let report = try JSONReport(result.stdout)
         // Then the two inside succeed and the escaping symlink is refused before it is read

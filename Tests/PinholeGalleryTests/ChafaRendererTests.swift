@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
 /// Pictures drawn by libchafa: recorded snapshots of the symbol output for fixed images and cell sizes (libchafa is
@@ -12,7 +12,9 @@ struct ChafaRendererTests {
     static func visible(_ text: String) -> String { text.replacing(/\e\[[0-9;]*m/, with: "") }
 
     /// Each snapshot: name, renderer, image, box and fit.
-    typealias Entry = (name: String, renderer: ChafaRenderer, image: PixelImage, box: (Int, Int), fit: ChafaRenderer.Fit)
+    typealias Entry = (
+        name: String, renderer: ChafaRenderer, image: PixelImage, box: (Int, Int), fit: ChafaRenderer.Fit
+    )
     static let cells8x16 = CellPixelSize(width: 8, height: 16)
     static let snapshots: [Entry] = [
         ("chafa-symbols-truecolor-14x4", ChafaRenderer(mode: .symbols), ChafaFixtures.gradient, (14, 4), .fit),

@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
 /// The full view of the feed screen model, with a fake image loader: no terminal, no network.

@@ -1,6 +1,6 @@
 import PinholeGallery
-import Testing
 import PinholeTestSupport
+import Testing
 
 /// What ``FrameDiffer`` writes for pictures drawn with an image protocol: sixel pictures are erased by text written
 /// over them, kitty pictures live above the text.
@@ -97,7 +97,8 @@ struct FrameDifferPictureTests {
             pixelColumns: layout.tileColumns, pixelRows: layout.tileRows)
         func state(selected: Int) -> ScreenState {
             let rows = (0..<6).map {
-                ScreenState.Row(index: $0, title: "Photo \($0 + 1)", date: "", isSelected: $0 == selected,
+                ScreenState.Row(
+                    index: $0, title: "Photo \($0 + 1)", date: "", isSelected: $0 == selected,
                     thumbnail: .image(picture))
             }
             return ScreenState(

@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeGallery
+import PinholeTestSupport
 import Testing
 
 /// The built `pinhole gallery --layout grid` over the demo feed of real photos, in a 120×40 tmux pane (tmux passes

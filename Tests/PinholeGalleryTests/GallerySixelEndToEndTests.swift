@@ -1,9 +1,9 @@
 import Foundation
-import PinholeTestSupport
 import Glibc
 import Pinhole
 import PinholeGallery
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The built `pinhole gallery --graphics sixel` in a real sixel terminal: `xterm -ti vt340` on a virtual X display
@@ -150,7 +150,8 @@ struct GallerySixelEndToEndTests {
     private static func startTerminal(on display: XvfbDisplay, feed: String, arguments: [String], scratch: URL) throws
         -> BackgroundProcess
     {
-        let quoted = ([Tmux.binary, "gallery", feed, "--graphics", "sixel"] + arguments
+        let quoted =
+            ([Tmux.binary, "gallery", feed, "--graphics", "sixel"] + arguments
             + ["--stats-json", scratch.path + "/stats.json"]).map { "'\($0)'" }.joined(separator: " ")
         let command = "echo $$ > '\(scratch.path)/pid'; exec \(quoted)"
         var environment = ProcessInfo.processInfo.environment

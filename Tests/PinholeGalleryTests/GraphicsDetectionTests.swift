@@ -1,6 +1,6 @@
 import PinholeGallery
-import Testing
 import PinholeTestSupport
+import Testing
 
 /// Choosing the graphics mode, colours and cell size from the environment and the terminal's replies.
 @Suite(.timeLimit(scaledMinutes: 1))

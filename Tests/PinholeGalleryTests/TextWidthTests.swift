@@ -1,6 +1,7 @@
-@testable import PinholeGallery
 import PinholeTestSupport
 import Testing
+
+@testable import PinholeGallery
 
 /// Terminal columns of characters the gallery may show in titles and summaries, as a UTF-8 terminal's `wcwidth`
 /// counts them.

@@ -1,11 +1,11 @@
 import Foundation
-import PinholeShared
-import PinholeTestSupport
 import Pinhole
+import PinholeCurl
+import PinholeShared
 import PinholeTestServer
+import PinholeTestSupport
 import PinholeVips
 import Testing
-import PinholeCurl
 
 /// The untrusted policy judges the address each connection actually goes to, when libcurl opens its socket.
 /// Every address in these tests is loopback (the servers' own, or names libcurl itself resolves to loopback:
@@ -78,9 +78,11 @@ struct ConnectionPolicyTests {
 
     /// A first hop let through (as if it were a public host) redirects to loopback spellings of another server:
     /// the address of each redirect target is checked when its socket is opened, and refused before a SYN.
-    @Test(arguments: ["http://127.0.0.1:PORT/target.jpg", "http://2130706433:PORT/target.jpg",
-                      "http://127.1:PORT/target.jpg", "http://[::ffff:127.0.0.1]:PORT/target.jpg",
-                      "http://localhost:PORT/target.jpg", "http://images.localhost:PORT/target.jpg"])
+    @Test(arguments: [
+        "http://127.0.0.1:PORT/target.jpg", "http://2130706433:PORT/target.jpg",
+        "http://127.1:PORT/target.jpg", "http://[::ffff:127.0.0.1]:PORT/target.jpg",
+        "http://localhost:PORT/target.jpg", "http://images.localhost:PORT/target.jpg",
+    ])
     func everyRedirectTargetIsCheckedWhenItsSocketOpens(_ location: String) async throws {
         // Given /start.jpg on one server → location on a second one, and a policy exempting the first's port
         let first = try PinholeTestServer()

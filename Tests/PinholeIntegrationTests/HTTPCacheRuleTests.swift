@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The disk cache as a private HTTP cache (RFC 9111), one test per rule: a real pipeline against the loopback
@@ -13,7 +13,8 @@ struct HTTPCacheRuleTests {
         let harness = try Harness(diskCache: true)
         var fields = headers
         fields["content-type"] = "image/jpeg"
-        harness.server.route("/img.jpg", Route(headers: fields, body: try await Fixture.input("orient-1.jpg"), etag: etag))
+        harness.server.route(
+            "/img.jpg", Route(headers: fields, body: try await Fixture.input("orient-1.jpg"), etag: etag))
         let first = try await harness.pipeline.image(for: harness.request("/img.jpg", size: 64))
         try #require(first.source == .network)
         return harness
@@ -57,8 +58,11 @@ struct HTTPCacheRuleTests {
         try #require(await harness.pipeline.diskCache()?.count == 1)
         // When the server now says no-store, with new bytes (200) or confirming the old ones (304)
         let body = try await Fixture.input(status == 200 ? "orient-2.jpg" : "orient-1.jpg")
-        harness.server.route("/img.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
-                                               body: body, etag: status == 200 ? "v2" : "v1"))
+        harness.server.route(
+            "/img.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
+                body: body, etag: status == 200 ? "v2" : "v1"))
         try await loadAgain(harness)
         // Then the entry is gone and the next use asks without a validator
         #expect(harness.server.stats.notModified == (status == 304 ? 1 : 0))
@@ -100,8 +104,10 @@ struct HTTPCacheRuleTests {
 
     /// RFC 9111 §5.3: "A cache recipient MUST interpret invalid date formats, especially the value '0', as
     /// representing a time in the past."
-    @Test(arguments: ["0", "-1", "never", "2094-12-01T16:00:00Z", "Thu, 32 Dec 2094 16:00:00 GMT",
-                      "Thu, 01 Dec 2094 16:00:00 +0000", "1765000000"])
+    @Test(arguments: [
+        "0", "-1", "never", "2094-12-01T16:00:00Z", "Thu, 32 Dec 2094 16:00:00 GMT",
+        "Thu, 01 Dec 2094 16:00:00 +0000", "1765000000",
+    ])
     func anExpiresThatIsNotAnHTTPDateIsAlreadyExpired(_ expires: String) async throws {
         // Given a response whose Expires is not a valid HTTP date, loaded once
         let harness = try await servedAndLoaded(["expires": expires])
@@ -124,9 +130,12 @@ struct HTTPCacheRuleTests {
     }
 
     /// `dateAge`: seconds in the past of a `Date` header made when the test runs (arguments are made earlier).
-    @Test(arguments: [(["cache-control": "max-age=60", "age": "100"], nil, 0.0),
-                      (["cache-control": "max-age=600", "age": "100"], nil, 500.0),
-                      (["cache-control": "max-age=600"], 100.0, 500.0)] as [([String: String], Double?, Double)])
+    @Test(
+        arguments: [
+            (["cache-control": "max-age=60", "age": "100"], nil, 0.0),
+            (["cache-control": "max-age=600", "age": "100"], nil, 500.0),
+            (["cache-control": "max-age=600"], 100.0, 500.0),
+        ] as [([String: String], Double?, Double)])
     func theResponsesAgeIsSubtracted(headers: [String: String], dateAge: Double?, remaining: Double) async throws {
         // Given a response that was already old when it arrived (Age, or a Date in the past)
         var headers = headers
@@ -143,7 +152,9 @@ struct HTTPCacheRuleTests {
     func aStaleEntryStandsInWhenTheOriginCannotBeReachedUnlessItMustRevalidate(status: Int?) async throws {
         for mustRevalidate in [false, true] {
             // Given a stale entry, with or without must-revalidate
-            let harness = try await servedAndLoaded(["cache-control": "max-age=0" + (mustRevalidate ? ", must-revalidate" : "")])
+            let harness = try await servedAndLoaded([
+                "cache-control": "max-age=0" + (mustRevalidate ? ", must-revalidate" : "")
+            ])
             // When the origin fails (a 503, or a closed port)
             if let status {
                 harness.server.route("/img.jpg", Route(status: status, body: Data("busy".utf8)))
@@ -173,9 +184,12 @@ struct HTTPCacheRuleTests {
     @Test func aStaleEntryStandsInWhenTheNewBodyIsCutShort() async throws {
         // Given a stale entry, and a server that now sends a changed image whose connection closes mid-body
         let harness = try await servedAndLoaded(["cache-control": "max-age=0"])
-        harness.server.route("/img.jpg", Route(headers: ["content-type": "image/jpeg"],
-                                               body: try await Fixture.input("orient-2.jpg"), etag: "v2",
-                                               behavior: .truncate(afterBytes: 500)))
+        harness.server.route(
+            "/img.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"],
+                body: try await Fixture.input("orient-2.jpg"), etag: "v2",
+                behavior: .truncate(afterBytes: 500)))
         // When it is used again
         let served = try await loadAgain(harness)
         // Then the stale copy answers: a body cut short is an origin that could not be reached (RFC 9111 §4.2.4)
@@ -224,8 +238,11 @@ struct HTTPCacheRuleTests {
         // Given an entry stored stale (max-age=0)
         let harness = try await servedAndLoaded(["cache-control": "max-age=0"])
         // When the server confirms it and now allows an hour
-        harness.server.route("/img.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
-                                               body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
+        harness.server.route(
+            "/img.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
+                body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
         try await loadAgain(harness)
         // Then the entry is fresh for that hour, and the next use asks nobody
         #expect(harness.server.stats.notModified == 1)
@@ -239,8 +256,11 @@ struct HTTPCacheRuleTests {
         // Given an entry stored with no-cache
         let harness = try await servedAndLoaded(["cache-control": "no-cache"])
         // When the server confirms it with a 304 that carries no Cache-Control
-        harness.server.route("/img.jpg", Route(headers: ["content-type": "image/jpeg"],
-                                               body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
+        harness.server.route(
+            "/img.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"],
+                body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
         try await loadAgain(harness)
         // Then the stored no-cache still applies (RFC 9111 §4.3.4 updates only the fields the 304 has)
         #expect(await entry(harness)?.metadata.cacheControl == "no-cache")

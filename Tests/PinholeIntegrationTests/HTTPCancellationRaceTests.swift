@@ -1,10 +1,10 @@
 import Foundation
-import PinholeShared
-import PinholeTestSupport
 import Pinhole
-import PinholeTestServer
-import Testing
 import PinholeCurl
+import PinholeShared
+import PinholeTestServer
+import PinholeTestSupport
+import Testing
 
 /// No transfer outlives its caller, whichever instant the cancellation lands at: before the call, between the
 /// cancellation flag and the handler, while connecting, while a redirect is answered or followed, mid-body.
@@ -82,15 +82,17 @@ struct HTTPCancellationRaceTests {
             case 0:
                 task.cancel()
             case 1:
-                tasks.append(Task {
-                    for _ in 0..<yields { await Task.yield() }
-                    task.cancel()
-                })
+                tasks.append(
+                    Task {
+                        for _ in 0..<yields { await Task.yield() }
+                        task.cancel()
+                    })
             default:
-                tasks.append(Task {
-                    try? await Task.sleep(for: delay)
-                    task.cancel()
-                })
+                tasks.append(
+                    Task {
+                        try? await Task.sleep(for: delay)
+                        task.cancel()
+                    })
             }
             if index % 20 == 19 { try? await Task.sleep(for: .milliseconds(5)) }  // waves, as rows scroll by
         }
@@ -114,10 +116,11 @@ struct HTTPCancellationRaceTests {
         // And the loader holds no transfer, and every request the server started has ended (none lives on: a
         // transfer left in libcurl would sit on /never.jpg for a minute)
         #expect(await eventually { loader.activeTransferCount == 0 })
-        #expect(await eventually {
-            let stats = server.stats
-            return stats.requestsStarted == stats.requestsCompleted + stats.requestsAborted
-        }, "\(server.stats)")
+        #expect(
+            await eventually {
+                let stats = server.stats
+                return stats.requestsStarted == stats.requestsCompleted + stats.requestsAborted
+            }, "\(server.stats)")
     }
 
     @Test func aCallerCancelledWhileTheServerPreparesARedirectIsAnsweredAtOnceAndTheServerSeesTheAbort() async throws {

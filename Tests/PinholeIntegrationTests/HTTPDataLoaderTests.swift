@@ -1,10 +1,10 @@
 import Foundation
-import PinholeShared
-import PinholeTestSupport
 import Pinhole
-import PinholeTestServer
-import Testing
 import PinholeCurl
+import PinholeShared
+import PinholeTestServer
+import PinholeTestSupport
+import Testing
 
 /// The libcurl loader on its own against the loopback server: per-request options (headers, timeout,
 /// progress, partial data), validators, content encoding, and what it reports about the response.
@@ -72,8 +72,11 @@ struct HTTPDataLoaderTests {
         let server = try PinholeTestServer()
         var body = try await Fixture.input("slow-noise.jpg")
         body.append(Data((0..<(300_000 - body.count)).map { UInt8(truncatingIfNeeded: $0) }))
-        server.route("/big.jpg", Route(headers: ["content-type": "image/jpeg"], body: body,
-                                       behavior: .trickle(bytes: 50_000, every: .milliseconds(30))))
+        server.route(
+            "/big.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"], body: body,
+                behavior: .trickle(bytes: 50_000, every: .milliseconds(30))))
         let loader = HTTPDataLoader(configuration: Harness.fastLoader())
         let progress = Locked<[(Int, Int?)]>([])
         let partials = Locked<[Data]>([])
@@ -133,8 +136,11 @@ struct HTTPDataLoaderTests {
     @Test func aRedirectedResponseReportsItsFinalURLAndLowercasedHeaders() async throws {
         let server = try PinholeTestServer()
         server.route("/old.jpg", .redirect(to: "/new.jpg", status: 301))
-        server.route("/new.jpg", Route(headers: ["Content-Type": "image/jpeg", "Cache-Control": "max-age=60"],
-                                       body: try await Fixture.input("orient-1.jpg")))
+        server.route(
+            "/new.jpg",
+            Route(
+                headers: ["Content-Type": "image/jpeg", "Cache-Control": "max-age=60"],
+                body: try await Fixture.input("orient-1.jpg")))
         let loader = HTTPDataLoader(configuration: Harness.fastLoader())
         let response = try await loader.loadData(for: DataRequest(url: server.url("/old.jpg")))
         #expect(response.url == server.url("/new.jpg"))
@@ -189,8 +195,11 @@ struct HTTPDataLoaderTests {
     @Test func aGzipEncodedBodyArrivesDecoded() async throws {
         let server = try PinholeTestServer()
         let original = try await Fixture.input("orient-1.jpg")
-        server.route("/z.jpg", Route(headers: ["content-type": "image/jpeg", "content-encoding": "gzip"],
-                                     body: try await Self.httpFixture("orient-1.jpg.gz")))
+        server.route(
+            "/z.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "content-encoding": "gzip"],
+                body: try await Self.httpFixture("orient-1.jpg.gz")))
         let loader = HTTPDataLoader(configuration: Harness.fastLoader())
         let response = try await loader.loadData(for: DataRequest(url: server.url("/z.jpg")))
         #expect(response.data == original)
@@ -199,8 +208,11 @@ struct HTTPDataLoaderTests {
     @Test func aCompressedBodyThatDecodesPastTheLimitIsStoppedWhileDecoding() async throws {
         // Given 20 KB on the wire (Content-Length) that decode to 20 MB, and a 1 MB limit
         let server = try PinholeTestServer()
-        server.route("/bomb.jpg", Route(headers: ["content-type": "image/jpeg", "content-encoding": "gzip"],
-                                        body: try await Self.httpFixture("bomb-20mb.jpg.gz")))
+        server.route(
+            "/bomb.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "content-encoding": "gzip"],
+                body: try await Self.httpFixture("bomb-20mb.jpg.gz")))
         var settings = Harness.fastLoader()
         settings.maxResponseBytes = 1_000_000
         let loader = HTTPDataLoader(configuration: settings)

@@ -24,7 +24,9 @@ struct ManifestHTTPCaseTests {
         #expect(disk.source == .diskCache)
         #expect(third.source == .diskCache)
         #expect((network.image.width, network.image.height) == (120, 80))
-        for (x, y, rgb) in [(30, 20, (255, 0, 0)), (90, 20, (0, 255, 0)), (30, 60, (0, 0, 255)), (90, 60, (255, 255, 0))] {
+        for (x, y, rgb) in [
+            (30, 20, (255, 0, 0)), (90, 20, (0, 255, 0)), (30, 60, (0, 0, 255)), (90, 60, (255, 255, 0)),
+        ] {
             #expect(network.image.matches(x: x, y: y, rgb, tolerance: 24))
         }
         #expect(disk.image == network.image)
@@ -76,7 +78,8 @@ struct ManifestHTTPCaseTests {
     }
 
     @Test(arguments: [("png-as-jpg.jpg", "png", 64, 32), ("webp-as-jpg.jpg", "webp", 64, 48)])
-    func c12FormatComesFromMagicBytesNotContentType(file: String, format: String, width: Int, height: Int) async throws {
+    func c12FormatComesFromMagicBytesNotContentType(file: String, format: String, width: Int, height: Int) async throws
+    {
         let harness = try Harness()
         harness.server.route("/\(file)", .image(try await Fixture.input(file), contentType: "image/jpeg"))
         let response = try await harness.pipeline.image(for: harness.request("/\(file)", size: nil))
@@ -110,7 +113,8 @@ struct ManifestHTTPCaseTests {
 
     @Test func c27SizesRequestedTogetherDownloadOnce() async throws {
         let harness = try Harness()
-        harness.server.route("/size-key.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(200)))
+        harness.server.route(
+            "/size-key.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(200)))
         async let small = harness.pipeline.image(for: harness.request("/size-key.jpg", size: 100))
         async let large = harness.pipeline.image(for: harness.request("/size-key.jpg", size: 200))
         let (a, b) = try await (small, large)
@@ -128,7 +132,9 @@ struct ManifestHTTPCaseTests {
         let response = try await harness.pipeline.image(for: harness.request("/r1", size: nil))
         #expect((response.image.width, response.image.height) == (64, 48))
         #expect(response.image.matches(x: 16, y: 12, (255, 0, 0), tolerance: 24))
-        let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: harness.request("/loop1")) }
+        let error = await #expect(throws: PinholeError.self) {
+            try await harness.pipeline.image(for: harness.request("/loop1"))
+        }
         #expect(error?.code.kind == "too_many_redirects")
     }
 
@@ -136,8 +142,11 @@ struct ManifestHTTPCaseTests {
         // Given 1 KiB every 250 ms (about 20 s for 78 KB) and a 1 s stall timeout
         let harness = try Harness()
         let body = try await Fixture.input("slow-noise.jpg")
-        harness.server.route("/slow.jpg", Route(headers: ["content-type": "image/jpeg"], body: body,
-                                                behavior: .trickle(bytes: 1024, every: .milliseconds(250))))
+        harness.server.route(
+            "/slow.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"], body: body,
+                behavior: .trickle(bytes: 1024, every: .milliseconds(250))))
         // When it loads, Then it succeeds at full size
         let response = try await harness.pipeline.image(for: harness.request("/slow.jpg", size: nil))
         #expect((response.image.width, response.image.height) == (320, 320))
@@ -147,8 +156,11 @@ struct ManifestHTTPCaseTests {
         // Given headers and 200 bytes, then silence
         let harness = try Harness(diskCache: true)
         let body = try await Fixture.input("slow-noise.jpg")
-        harness.server.route("/stall.jpg", Route(headers: ["content-type": "image/jpeg"], body: body,
-                                                 behavior: .stall(afterBytes: 200)))
+        harness.server.route(
+            "/stall.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"], body: body,
+                behavior: .stall(afterBytes: 200)))
         let request = harness.request("/stall.jpg")
         // When it loads
         let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: request) }
@@ -162,7 +174,8 @@ struct ManifestHTTPCaseTests {
     @Test @MainActor func c32TheTargetShowsItsLatestRequest() async throws {
         // Given /a answers after 2 s and /b at once
         let harness = try Harness()
-        harness.server.route("/a.png", .image(try await Fixture.input("race-a.png"), contentType: "image/png", latency: .seconds(2)))
+        harness.server.route(
+            "/a.png", .image(try await Fixture.input("race-a.png"), contentType: "image/png", latency: .seconds(2)))
         harness.server.route("/b.png", .image(try await Fixture.input("race-b.png"), contentType: "image/png"))
         let slot = ImageSlot(pipeline: harness.pipeline)
         // When the target asks for /a, then /b

@@ -1,7 +1,7 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
 import PinholeTestServer
+import PinholeTestSupport
 import Testing
 
 /// The HTTP-cache cases of the second case set (Tests/Fixtures/cases-s2, ids S03 and S04a), served by the loopback
@@ -14,20 +14,25 @@ struct ManifestS2HTTPCaseTests {
     /// Red, green, blue, yellow quadrant centres (±12 per channel), as the manifest expects.
     private func expectQuadrants(_ image: PixelImage, sourceLocation: SourceLocation = #_sourceLocation) {
         let (w, h) = (image.width, image.height)
-        let centres = [(w / 4, h / 4, (255, 0, 0)), (3 * w / 4, h / 4, (0, 255, 0)),
-                       (w / 4, 3 * h / 4, (0, 0, 255)), (3 * w / 4, 3 * h / 4, (255, 255, 0))]
+        let centres = [
+            (w / 4, h / 4, (255, 0, 0)), (3 * w / 4, h / 4, (0, 255, 0)),
+            (w / 4, 3 * h / 4, (0, 0, 255)), (3 * w / 4, 3 * h / 4, (255, 255, 0)),
+        ]
         for (x, y, rgb) in centres {
-            #expect(image.matches(x: x, y: y, rgb, tolerance: 12), "\(x),\(y): \(image.pixel(x: x, y: y))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                image.matches(x: x, y: y, rgb, tolerance: 12), "\(x),\(y): \(image.pixel(x: x, y: y))",
+                sourceLocation: sourceLocation)
         }
     }
 
     @Test func s03NoStoreIsNeverOnDiskAndTheSecondRunDownloadsAgain() async throws {
         // Given /s03/no-store.jpg served with Cache-Control: no-store and an ETag
         let harness = try Harness(diskCache: true)
-        harness.server.route("/s03/no-store.jpg", Route(
-            headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
-            body: try await Self.input("s03-no-store.jpg"), etag: "\"s03\""))
+        harness.server.route(
+            "/s03/no-store.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
+                body: try await Self.input("s03-no-store.jpg"), etag: "\"s03\""))
         let request = harness.request("/s03/no-store.jpg", size: 360)
         // When it is loaded by one run, then by a second run on the same cache directory
         let first = try await harness.pipeline.image(for: request)
@@ -49,9 +54,11 @@ struct ManifestS2HTTPCaseTests {
     @Test func s04aExpiresZeroIsAlreadyExpiredAndTheSecondRunRevalidates() async throws {
         // Given /s04/expires-0.jpg served with Expires: 0 and an ETag the server answers with 304
         let harness = try Harness(diskCache: true)
-        harness.server.route("/s04/expires-0.jpg", Route(
-            headers: ["content-type": "image/jpeg", "expires": "0"],
-            body: try await Self.input("s04-expires-invalid.jpg"), etag: "\"s04a\""))
+        harness.server.route(
+            "/s04/expires-0.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "expires": "0"],
+                body: try await Self.input("s04-expires-invalid.jpg"), etag: "\"s04a\""))
         let request = harness.request("/s04/expires-0.jpg", size: 360)
         // When it is loaded by one run, then by a second run on the same cache directory
         let first = try await harness.pipeline.image(for: request)

@@ -21,9 +21,11 @@ struct ManifestS3HTTPCaseTests {
     func s311bAStaleResponseThatMustBeRevalidatedIsNotUsedOffline(cacheControl: String) async throws {
         // Given /s311/must-revalidate.png served with the case's Cache-Control and an ETag, loaded by one run
         let harness = try Harness(diskCache: true)
-        harness.server.route("/s311/must-revalidate.png", Route(
-            headers: ["content-type": "image/png", "cache-control": cacheControl],
-            body: try await Self.input("s311-quad.png"), etag: "\"s311b\""))
+        harness.server.route(
+            "/s311/must-revalidate.png",
+            Route(
+                headers: ["content-type": "image/png", "cache-control": cacheControl],
+                body: try await Self.input("s311-quad.png"), etag: "\"s311b\""))
         let request = harness.request("/s311/must-revalidate.png", size: 360)
         _ = try await harness.pipeline.image(for: request)
         #expect(await harness.pipeline.diskCache()?.count == 1)
@@ -31,7 +33,10 @@ struct ManifestS3HTTPCaseTests {
         let second = try harness.restarted()
         let result = await Result { try await second.pipeline.image(for: Self.offline(request)) }
         // Then it fails as not cached: the stale copy may not be used without the server (RFC 9111 §5.2.2.2)
-        guard case .failure(let failure) = result else { Issue.record("served offline: \(result)"); return }
+        guard case .failure(let failure) = result else {
+            Issue.record("served offline: \(result)")
+            return
+        }
         #expect((failure as? PinholeError)?.code == .notCached, "\(failure)")
         #expect(harness.server.requestCount(for: "/s311/must-revalidate.png") == 1)
     }
@@ -39,9 +44,11 @@ struct ManifestS3HTTPCaseTests {
     @Test func s311bAStaleResponseWithoutMustRevalidateIsStillUsedOffline() async throws {
         // Given the same file served with max-age=0 alone (stale at once, nothing forbids a stale answer)
         let harness = try Harness(diskCache: true)
-        harness.server.route("/s311/stale.png", Route(
-            headers: ["content-type": "image/png", "cache-control": "max-age=0"],
-            body: try await Self.input("s311-quad.png"), etag: "\"s311\""))
+        harness.server.route(
+            "/s311/stale.png",
+            Route(
+                headers: ["content-type": "image/png", "cache-control": "max-age=0"],
+                body: try await Self.input("s311-quad.png"), etag: "\"s311\""))
         let request = harness.request("/s311/stale.png", size: 360)
         _ = try await harness.pipeline.image(for: request)
         // When a second run asks offline, Then the stale copy answers from disk
@@ -55,15 +62,21 @@ struct ManifestS3HTTPCaseTests {
         // asks with Accept: image/webp
         let harness = try Harness(diskCache: true)
         let headers = ["vary": "Accept", "cache-control": "max-age=3600"]
-        harness.server.route("/s311/vary-accept", Route(
-            headers: headers.merging(["content-type": "image/webp"]) { $1 }, body: try await Self.input("s311-blue.webp")))
+        harness.server.route(
+            "/s311/vary-accept",
+            Route(
+                headers: headers.merging(["content-type": "image/webp"]) { $1 },
+                body: try await Self.input("s311-blue.webp")))
         var webp = harness.request("/s311/vary-accept", size: 360)
         webp.headers = ["Accept": "image/webp"]
         let first = try await harness.pipeline.image(for: webp)
         // When the server answers image/png requests with the red PNG, and a second run asks with
         // Accept: image/png, then the first run (whose memory and disk hold the WebP answer) asks the same
-        harness.server.route("/s311/vary-accept", Route(
-            headers: headers.merging(["content-type": "image/png"]) { $1 }, body: try await Self.input("s311-red.png")))
+        harness.server.route(
+            "/s311/vary-accept",
+            Route(
+                headers: headers.merging(["content-type": "image/png"]) { $1 },
+                body: try await Self.input("s311-red.png")))
         var png = webp
         png.headers = ["Accept": "image/png"]
         let second = try await harness.restarted().pipeline.image(for: png)

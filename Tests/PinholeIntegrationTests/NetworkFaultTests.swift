@@ -22,16 +22,28 @@ struct NetworkFaultTests {
     }
 
     static let faults: [Fault] = [
-        Fault(name: "stall mid-body", kind: "timeout", route: { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .stall(afterBytes: 1000)) },
-              takesAtLeast: .seconds(1)),
-        Fault(name: "reset mid-body", kind: "network_failure") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .reset(afterBytes: 1000)) },
-        Fault(name: "truncated connection", kind: "truncated") { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .truncate(afterBytes: 1000)) },
+        Fault(
+            name: "stall mid-body", kind: "timeout",
+            route: { Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .stall(afterBytes: 1000)) },
+            takesAtLeast: .seconds(1)),
+        Fault(name: "reset mid-body", kind: "network_failure") {
+            Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .reset(afterBytes: 1000))
+        },
+        Fault(name: "truncated connection", kind: "truncated") {
+            Route(headers: ["content-type": "image/jpeg"], body: $0, behavior: .truncate(afterBytes: 1000))
+        },
         Fault(name: "500", kind: "http_status") { _ in Route(status: 500, body: Data("oops".utf8)) },
         Fault(name: "503", kind: "http_status") { _ in Route(status: 503, body: Data("busy".utf8)) },
-        Fault(name: "HTML as image/jpeg", kind: "not_an_image") { _ in .html("<!DOCTYPE html><html><body>" + String(repeating: "x", count: 200) + "</body></html>") },
+        Fault(name: "HTML as image/jpeg", kind: "not_an_image") { _ in
+            .html("<!DOCTYPE html><html><body>" + String(repeating: "x", count: 200) + "</body></html>")
+        },
         Fault(name: "empty 200", kind: "empty_data") { _ in .image(Data()) },
-        Fault(name: "never answers", kind: "timeout", route: { _ in Route(behavior: .neverRespond) }, takesAtLeast: .seconds(1)),
-        Fault(name: "garbage bytes", kind: "not_an_image") { _ in .image(Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })) },
+        Fault(
+            name: "never answers", kind: "timeout", route: { _ in Route(behavior: .neverRespond) },
+            takesAtLeast: .seconds(1)),
+        Fault(name: "garbage bytes", kind: "not_an_image") { _ in
+            .image(Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        },
     ]
 
     @Test(arguments: faults)
@@ -65,10 +77,15 @@ struct NetworkFaultTests {
         let big = Data(repeating: 0xAB, count: 2_000_000)
         var body = try await Fixture.input("slow-noise.jpg")
         body.append(big)
-        harness.server.route("/huge.jpg", Route(headers: ["content-type": "image/jpeg"], body: body,
-                                                behavior: .trickle(bytes: 65_536, every: .milliseconds(20))))
+        harness.server.route(
+            "/huge.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"], body: body,
+                behavior: .trickle(bytes: 65_536, every: .milliseconds(20))))
         // When it loads
-        let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: harness.request("/huge.jpg")) }
+        let error = await #expect(throws: PinholeError.self) {
+            try await harness.pipeline.image(for: harness.request("/huge.jpg"))
+        }
         // Then it fails as too large, and the server was cut off long before the end
         #expect(error?.code == .dataTooLarge)
         #expect(await eventually { harness.server.stats.requestsAborted == 1 })
@@ -80,7 +97,9 @@ struct NetworkFaultTests {
         loader.maxResponseBytes = 10_000
         let harness = try Harness(loader: loader)
         harness.server.route("/big.jpg", .image(try await Fixture.input("slow-noise.jpg")))
-        let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: harness.request("/big.jpg")) }
+        let error = await #expect(throws: PinholeError.self) {
+            try await harness.pipeline.image(for: harness.request("/big.jpg"))
+        }
         #expect(error?.code == .dataTooLarge)
     }
 
@@ -90,7 +109,9 @@ struct NetworkFaultTests {
         let url = closed.url("/x.jpg")
         await closed.shutDown()
         let harness = try Harness()
-        let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: ImageRequest(url: url)) }
+        let error = await #expect(throws: PinholeError.self) {
+            try await harness.pipeline.image(for: ImageRequest(url: url))
+        }
         #expect(error?.code == .networkFailure)
         #expect(error?.underlying is URLError)
     }
@@ -101,7 +122,9 @@ struct NetworkFaultTests {
         let harness = try Harness(loader: loader)
         for index in 0..<4 { harness.server.route("/hop\(index)", .redirect(to: "/hop\(index + 1)")) }
         harness.server.route("/hop4", .image(try await Fixture.input("orient-1.jpg")))
-        let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: harness.request("/hop0")) }
+        let error = await #expect(throws: PinholeError.self) {
+            try await harness.pipeline.image(for: harness.request("/hop0"))
+        }
         #expect(error?.code == .tooManyRedirects)
     }
 
@@ -111,10 +134,15 @@ struct NetworkFaultTests {
         let harness = try Harness(loader: loader)
         var body = try await Fixture.input("slow-noise.jpg")
         body.append(Data(count: 1_000_000))
-        harness.server.route("/forever.jpg", Route(headers: ["content-type": "image/jpeg"], body: body,
-                                                   behavior: .trickle(bytes: 100, every: .milliseconds(50))))
+        harness.server.route(
+            "/forever.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"], body: body,
+                behavior: .trickle(bytes: 100, every: .milliseconds(50))))
         let start = ContinuousClock.now
-        let error = await #expect(throws: PinholeError.self) { try await harness.pipeline.image(for: harness.request("/forever.jpg")) }
+        let error = await #expect(throws: PinholeError.self) {
+            try await harness.pipeline.image(for: harness.request("/forever.jpg"))
+        }
         #expect(error?.code == .timeout)
         // Not before the 1 s deadline: the trickle keeps the stall timer from firing first
         #expect(ContinuousClock.now - start >= .seconds(1))

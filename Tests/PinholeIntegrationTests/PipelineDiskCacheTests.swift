@@ -11,8 +11,11 @@ struct PipelineDiskCacheTests {
         // Given an image with an ETag that must be revalidated on every use (no-cache)
         let harness = try Harness(diskCache: true)
         let image = try await Fixture.input("orient-1.jpg")
-        harness.server.route("/etag.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "no-cache"],
-                                                body: image, etag: "v1"))
+        harness.server.route(
+            "/etag.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "no-cache"],
+                body: image, etag: "v1"))
         let request = harness.request("/etag.jpg", size: nil)
         let first = try await harness.pipeline.image(for: request)
         // When it is loaded again after the memory cache is emptied
@@ -28,12 +31,18 @@ struct PipelineDiskCacheTests {
 
     @Test func changedEntryIsDownloadedAgainWhenTheETagNoLongerMatches() async throws {
         let harness = try Harness(diskCache: true)
-        harness.server.route("/v.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "max-age=0"],
-                                             body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
+        harness.server.route(
+            "/v.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "max-age=0"],
+                body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
         let request = harness.request("/v.jpg", size: nil)
         _ = try await harness.pipeline.image(for: request)
-        harness.server.route("/v.jpg", Route(headers: ["content-type": "image/jpeg"],
-                                             body: try await Fixture.input("size-key-source.jpg"), etag: "v2"))
+        harness.server.route(
+            "/v.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg"],
+                body: try await Fixture.input("size-key-source.jpg"), etag: "v2"))
         harness.pipeline.removeAllCachedImages()
         let second = try await harness.pipeline.image(for: request)
         #expect(second.source == .network)
@@ -42,8 +51,11 @@ struct PipelineDiskCacheTests {
 
     @Test func freshEntryIsServedWithoutAskingTheServer() async throws {
         let harness = try Harness(diskCache: true)
-        harness.server.route("/fresh.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
-                                                 body: try await Fixture.input("orient-1.jpg")))
+        harness.server.route(
+            "/fresh.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
+                body: try await Fixture.input("orient-1.jpg")))
         let request = harness.request("/fresh.jpg", size: 50)
         _ = try await harness.pipeline.image(for: request)
         // A larger size needs a new decode (a smaller one would be shrunk from memory): its bytes come from disk

@@ -40,7 +40,10 @@ struct PipelineNetworkTests {
         let request = harness.request("/slow.jpg")
         let first = Task { try await harness.pipeline.image(for: request) }
         let second = Task { try await harness.pipeline.image(for: request) }
-        defer { first.cancel(); second.cancel() }
+        defer {
+            first.cancel()
+            second.cancel()
+        }
         try #require(await eventually { harness.server.stats.requestsStarted == 1 })
         // When both are cancelled
         first.cancel()
@@ -61,11 +64,15 @@ struct PipelineNetworkTests {
         loader.stallTimeout = .seconds(120)
         loader.deadline = .seconds(300)
         let harness = try Harness(loader: loader)
-        harness.server.route("/kept.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(300)))
+        harness.server.route(
+            "/kept.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(300)))
         let request = harness.request("/kept.jpg", size: 200)
         let leaving = Task { try await harness.pipeline.image(for: request) }
         let staying = Task { try await harness.pipeline.image(for: request) }
-        defer { leaving.cancel(); staying.cancel() }
+        defer {
+            leaving.cancel()
+            staying.cancel()
+        }
         try #require(await eventually { harness.server.stats.requestsStarted == 1 })
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.cancellableValue }
@@ -87,7 +94,8 @@ struct PipelineNetworkTests {
         let blocker = harness.pipeline.imageTask(for: harness.request("/blocker.jpg"))
         defer { blocker.cancel() }
         try #require(await eventually { harness.server.stats.requestsStarted == 1 })
-        let tasks = [("low", ImageRequest.Priority.low), ("normal", .normal), ("high", .high), ("raised", .veryLow)].map {
+        let tasks = [("low", ImageRequest.Priority.low), ("normal", .normal), ("high", .high), ("raised", .veryLow)].map
+        {
             harness.pipeline.imageTask(for: harness.request("/\($0.0).jpg", priority: $0.1))
         }
         defer { for task in tasks { task.cancel() } }
@@ -103,7 +111,10 @@ struct PipelineNetworkTests {
             for task in tasks { task.cancel() }
         }
         // Then the server saw them in priority order
-        #expect(harness.server.requestLog.map(\.path) == ["/blocker.jpg", "/raised.jpg", "/high.jpg", "/normal.jpg", "/low.jpg"])
+        #expect(
+            harness.server.requestLog.map(\.path) == [
+                "/blocker.jpg", "/raised.jpg", "/high.jpg", "/normal.jpg", "/low.jpg",
+            ])
     }
 
     @Test func fileURLsLoadThroughTheSamePipeline() async throws {

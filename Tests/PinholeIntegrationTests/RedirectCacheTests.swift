@@ -17,8 +17,11 @@ struct RedirectCacheTests {
         let harness = try Harness(diskCache: true)
         harness.server.route("/avatar", redirect)
         for (path, route) in chain { harness.server.route(path, route) }
-        harness.server.route("/target.jpg", Route(headers: Self.year, body: try await Fixture.input("orient-1.jpg"),
-                                                  etag: "v1"))
+        harness.server.route(
+            "/target.jpg",
+            Route(
+                headers: Self.year, body: try await Fixture.input("orient-1.jpg"),
+                etag: "v1"))
         let first = try await harness.pipeline.image(for: harness.request("/avatar", size: 64))
         try #require(first.source == .network)
         try #require(await eventually { await harness.pipeline.diskCache()?.count == 1 })
@@ -64,7 +67,10 @@ struct RedirectCacheTests {
         offline.options = [.returnCacheDataDontLoad]
         let result = await Result { try await harness.restarted().pipeline.image(for: offline) }
         // Then the stale entry is not used without the server (RFC 9111 §5.2.2.2, §5.2.2.4)
-        guard case .failure(let error) = result else { Issue.record("served offline: \(result)"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("served offline: \(result)")
+            return
+        }
         #expect((error as? PinholeError)?.code == .notCached, "\(error)")
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
-import PinholeCurl
 
 /// Which request headers follow a redirect, counted at real loopback servers: every header while the chain stays
 /// on the request's origin, only the allow-listed harmless ones once it leaves it (another port, or `localhost`

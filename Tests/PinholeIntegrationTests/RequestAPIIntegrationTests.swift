@@ -1,11 +1,11 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeCurl
 import PinholeTestServer
+import PinholeTestSupport
 import PinholeVips
 import Synchronization
 import Testing
-import PinholeCurl
 
 /// The request API against real libvips and the loopback server: encoded thumbnails on disk (a cold start
 /// decodes nothing), the size-aware memory lookup, processors, private headers, progressive previews.
@@ -14,7 +14,8 @@ struct RequestAPIIntegrationTests {
     /// A pipeline with libvips decoding and encoding, a disk cache in `directory` with `policy`.
     static func pipeline(directory: URL?, policy: DiskCachePolicy = .automatic) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(
-            decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())),
+            decoder: VipsDecoder(),
+            dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader(configuration: Harness.fastLoader())),
             encoder: VipsEncoder())
         configuration.diskCacheDirectory = directory
         configuration.diskCachePolicy = policy
@@ -40,7 +41,9 @@ struct RequestAPIIntegrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let requests = [
             ImageRequest(url: server.url("/photo.jpg"), thumbnail: Self.box(100, 100, .fill(crop: .attention))),
-            ImageRequest(url: server.url("/photo.jpg"), thumbnail: Self.box(64, 64, .aspectFit), processors: [ImageProcessors.Circle()]),
+            ImageRequest(
+                url: server.url("/photo.jpg"), thumbnail: Self.box(64, 64, .aspectFit),
+                processors: [ImageProcessors.Circle()]),
             ImageRequest(url: server.url("/photo.jpg"), maxPixelSize: 120),
         ]
         let first = Self.pipeline(directory: directory)
@@ -75,8 +78,11 @@ struct RequestAPIIntegrationTests {
         // Given a thumbnail made from a response that must be revalidated before every use (max-age=0)
         let server = try PinholeTestServer()
         defer { server.stop() }
-        server.route("/stale.jpg", Route(headers: ["content-type": "image/jpeg", "cache-control": "max-age=0"],
-                                          body: try await Fixture.input("size-key-source.jpg")))
+        server.route(
+            "/stale.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "max-age=0"],
+                body: try await Fixture.input("size-key-source.jpg")))
         let directory = Harness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stale = ImageRequest(url: server.url("/stale.jpg"), maxPixelSize: 50)
@@ -104,15 +110,17 @@ struct RequestAPIIntegrationTests {
         #expect(pipeline.metrics.decodes == 2)
         // When smaller sizes of the same source and mode are asked
         let fit = try await pipeline.image(for: ImageRequest(url: url, maxPixelSize: 100))
-        let fill = try await pipeline.image(for: ImageRequest(url: url, thumbnail: Self.box(80, 80, .fill(crop: .centre))))
+        let fill = try await pipeline.image(
+            for: ImageRequest(url: url, thumbnail: Self.box(80, 80, .fill(crop: .centre))))
         // Then they were shrunk from memory: no download, no decode, and exactly the sizes a decode gives
         #expect(pipeline.metrics.memoryResizes == 2 && pipeline.metrics.decodes == 2)
         #expect(server.requestCount(for: "/q.jpg") == 2)
         #expect(fit.source == .memoryCache && fit.image.width == 100 && fit.image.height == 75)
         #expect(fill.image.width == 80 && fill.image.height == 80)
         // And they look like a decode of their own (quadrant colours in place)
-        let direct = try await VipsDecoder().decode(try await Fixture.input("size-key-source.jpg"),
-                                                    options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 100)))
+        let direct = try await VipsDecoder().decode(
+            try await Fixture.input("size-key-source.jpg"),
+            options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 100)))
         #expect(Self.meanDifference(fit.image, direct.image) < 4)
         // And a box of another aspect, or a larger box, is decoded anew
         _ = try await pipeline.image(for: ImageRequest(url: url, thumbnail: Self.box(80, 40, .fill(crop: .centre))))
@@ -147,23 +155,28 @@ struct RequestAPIIntegrationTests {
         let photo = try await Fixture.input("size-key-source.jpg")
         server.setHandler { request in
             guard request.path == "/me.jpg" else { return nil }
-            return request.headers["authorization"] == "Bearer alice" ? .image(photo) : Route(status: 401, body: Data("no".utf8))
+            return request.headers["authorization"] == "Bearer alice"
+                ? .image(photo) : Route(status: 401, body: Data("no".utf8))
         }
         let directory = Harness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = server.url("/me.jpg")
         // When alice's pipeline loads it with her header (memory and disk now hold it)
         let alice = Self.pipeline(directory: directory, policy: .storeAll)
-        let mine = try await alice.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 64), headers: ["Authorization": "Bearer alice"]))
+        let mine = try await alice.image(
+            for: ImageRequest(
+                url: url, thumbnail: ThumbnailOptions(maxPixelSize: 64), headers: ["Authorization": "Bearer alice"]))
         #expect(mine.image.width == 64)
         #expect(server.lastRequest(for: "/me.jpg")?.headers["authorization"] == "Bearer alice")
         // Then a pipeline without credentials on the same disk cache is not served it: the server refuses it
         let anonymous = Self.pipeline(directory: directory, policy: .storeAll)
-        await #expect { _ = try await anonymous.image(for: ImageRequest(url: url, maxPixelSize: 64)) }
-            throws: { ($0 as? PinholeError)?.httpStatusCode == 401 }
+        await #expect { _ = try await anonymous.image(for: ImageRequest(url: url, maxPixelSize: 64)) } throws: {
+            ($0 as? PinholeError)?.httpStatusCode == 401
+        }
         // And neither is an anonymous request on alice's own pipeline (memory)
-        await #expect { _ = try await alice.image(for: ImageRequest(url: url, maxPixelSize: 64)) }
-            throws: { ($0 as? PinholeError)?.httpStatusCode == 401 }
+        await #expect { _ = try await alice.image(for: ImageRequest(url: url, maxPixelSize: 64)) } throws: {
+            ($0 as? PinholeError)?.httpStatusCode == 401
+        }
         #expect(server.requestCount(for: "/me.jpg") == 3)
     }
 }

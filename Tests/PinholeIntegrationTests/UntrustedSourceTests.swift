@@ -1,10 +1,10 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
 import Testing
-import PinholeCurl
 
 /// Untrusted mode through the real pipeline, the libcurl loader and libvips. The loopback test server is the refusal
 /// target: it is exactly what a server-side request forgery aims at, and no test sends a byte elsewhere.
@@ -22,8 +22,10 @@ struct UntrustedSourceTests {
     }
 
     /// The server's own URL and other spellings of its loopback address, all on its port.
-    @Test(arguments: ["127.0.0.1", "localhost", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "[::ffff:127.0.0.1]",
-                      "[::ffff:7f00:1]"])
+    @Test(arguments: [
+        "127.0.0.1", "localhost", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "[::ffff:127.0.0.1]",
+        "[::ffff:7f00:1]",
+    ])
     func loopbackInAnySpellingIsRefusedBeforeAnyByteIsSent(_ host: String) async throws {
         // Given a healthy image route on the loopback server
         let server = try PinholeTestServer()

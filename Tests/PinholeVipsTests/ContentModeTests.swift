@@ -55,7 +55,9 @@ struct ContentModeTests {
             // When thumbnailed into the box in this mode
             let decoded = try await decoder.decode(data, options: Self.options(bw, bh, mode))
             // Then the size is exact on both paths
-            #expect(decoded.image.width == ew && decoded.image.height == eh, "\(path): \(decoded.image.width)×\(decoded.image.height)")
+            #expect(
+                decoded.image.width == ew && decoded.image.height == eh,
+                "\(path): \(decoded.image.width)×\(decoded.image.height)")
             #expect(decoded.info.width == 4224 && decoded.info.height == 3168)
         }
     }

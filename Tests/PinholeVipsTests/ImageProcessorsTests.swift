@@ -99,7 +99,8 @@ struct ImageProcessorsTests {
         )
         #expect(blue < red && red < green && green < yellow, "\(red) \(green) \(blue) \(yellow)")
         // And an image with alpha keeps it, with r = g = b
-        let withAlpha = try ImageProcessors.Greyscale().process(try await Self.decoded("inputs/webp-lossless-alpha.webp"))
+        let withAlpha = try ImageProcessors.Greyscale().process(
+            try await Self.decoded("inputs/webp-lossless-alpha.webp"))
         let halfBlue = withAlpha.pixel(x: 48, y: 24)
         #expect(withAlpha.pixelFormat == .rgba8 && halfBlue.r == halfBlue.g && halfBlue.g == halfBlue.b)
         #expect((126...130).contains(halfBlue.a) && withAlpha.pixel(x: 48, y: 8).a == 0)
@@ -110,7 +111,9 @@ struct ImageProcessorsTests {
         let data = try await Fixtures.read(Fixtures.root.appendingPathComponent("vips/attention-right-1200x400.jpg"))
         let full = try await Self.decoder.decode(data, options: DecodingOptions()).image
         // When resized to fill 100×100 with an attention crop, and fitted into 100×100
-        let filled = try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill(crop: .attention)).process(full)
+        let filled = try ImageProcessors.Resize(
+            size: PixelSize(width: 100, height: 100), contentMode: .fill(crop: .attention)
+        ).process(full)
         let fitted = try ImageProcessors.Resize(ThumbnailOptions(maxPixelSize: 100)).process(full)
         // Then the sizes are exact and the crop holds the patch
         #expect(filled.width == 100 && filled.height == 100)
@@ -130,15 +133,22 @@ struct ImageProcessorsTests {
         // Given processors with different parameters
         let identifiers = [
             ImageProcessors.Circle().identifier, ImageProcessors.Greyscale().identifier,
-            ImageProcessors.RoundedCorners(radius: 8).identifier, ImageProcessors.RoundedCorners(radius: 8, scale: 2).identifier,
+            ImageProcessors.RoundedCorners(radius: 8).identifier,
+            ImageProcessors.RoundedCorners(radius: 8, scale: 2).identifier,
             ImageProcessors.GaussianBlur(sigma: 4).identifier, ImageProcessors.GaussianBlur(sigma: 8).identifier,
             ImageProcessors.Resize(ThumbnailOptions(maxPixelSize: 100)).identifier,
-            ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill(crop: .centre)).identifier,
-            ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill(crop: .attention)).identifier,
+            ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill(crop: .centre))
+                .identifier,
+            ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill(crop: .attention))
+                .identifier,
         ]
         // Then no two are the same, and equal parameters give equal identifiers
         #expect(Set(identifiers).count == identifiers.count, "\(identifiers)")
-        #expect(ImageProcessors.RoundedCorners(radius: 16).identifier == ImageProcessors.RoundedCorners(radius: 8, scale: 2).identifier)
-        #expect(ImageProcessors.identifier(of: [ImageProcessors.Circle(), ImageProcessors.Greyscale()]) == "pinhole.circle|pinhole.greyscale")
+        #expect(
+            ImageProcessors.RoundedCorners(radius: 16).identifier
+                == ImageProcessors.RoundedCorners(radius: 8, scale: 2).identifier)
+        #expect(
+            ImageProcessors.identifier(of: [ImageProcessors.Circle(), ImageProcessors.Greyscale()])
+                == "pinhole.circle|pinhole.greyscale")
     }
 }

@@ -54,7 +54,8 @@ struct JPEGLoadShrinkTests {
         // Then the thumbnail is as bright on average as the whole picture: the white third is in it (loaded at 1/8,
         // libvips keeps 1 column of 1.5 and the mean falls from 111 to 39)
         #expect((thumbnail.width, thumbnail.height) == (1, 100))
-        let mean = { (image: PixelImage) in Double(image.pixels.reduce(0) { $0 + Int($1) }) / Double(image.pixels.count) }
+        let mean = { (image: PixelImage) in Double(image.pixels.reduce(0) { $0 + Int($1) }) / Double(image.pixels.count)
+        }
         #expect(abs(mean(thumbnail) - mean(whole)) <= 10, "thumbnail \(mean(thumbnail)), whole \(mean(whole))")
     }
 

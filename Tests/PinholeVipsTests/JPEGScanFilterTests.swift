@@ -24,10 +24,11 @@ struct JPEGScanFilterTests {
             var next = position + 2 + length
             if bytes[position + 1] == 0xDA {
                 let count = Int(bytes[position + 4])
-                found.append(ScanHeader(
-                    componentIDs: (0..<count).map { bytes[position + 5 + 2 * $0] },
-                    spectralStart: bytes[position + 5 + 2 * count],
-                    approximation: bytes[position + 7 + 2 * count]))
+                found.append(
+                    ScanHeader(
+                        componentIDs: (0..<count).map { bytes[position + 5 + 2 * $0] },
+                        spectralStart: bytes[position + 5 + 2 * count],
+                        approximation: bytes[position + 7 + 2 * count]))
                 while next + 1 < bytes.count,
                     !(bytes[next] == 0xFF && bytes[next + 1] != 0 && !(0xD0...0xD7).contains(bytes[next + 1]))
                 {
@@ -62,12 +63,15 @@ struct JPEGScanFilterTests {
         // refinements down to bit 0; DC first pass and refinement)
         let bytes = try await Self.fixture("inputs/progressive.jpg")
         let original = Self.scans(bytes)
-        let lastBitAC = { (scan: ScanHeader) in scan.spectralStart > 0 && scan.approximation >> 4 > 0
-            && scan.approximation & 0x0F == 0 }
+        let lastBitAC = { (scan: ScanHeader) in
+            scan.spectralStart > 0 && scan.approximation >> 4 > 0
+                && scan.approximation & 0x0F == 0
+        }
         #expect(original.contains(where: lastBitAC))
         #expect(original.contains { $0.spectralStart == 0 && $0.approximation >> 4 > 0 }, "a DC refinement")
         // When the last-bit AC refinements are left out
-        let result = try #require(bytes.withUnsafeBytes { JPEGScanFilter.filtering($0, dropping: .lastBitACRefinements) })
+        let result = try #require(
+            bytes.withUnsafeBytes { JPEGScanFilter.filtering($0, dropping: .lastBitACRefinements) })
         // Then exactly those scans are gone, in order; DC refinements and every first pass stay
         let expected = original.filter { !lastBitAC($0) }
         #expect(Self.scans(result.bytes) == expected)
@@ -161,14 +165,20 @@ struct JPEGScanFilterTests {
         #expect((result.keptScans, result.droppedScans) == (2, 1))
     }
 
-    @Test(arguments: [
-        ("not a JPEG", [0x89, 0x50, 0x4E, 0x47]),
-        ("bytes between segments", [0xFF, 0xD8, 0x12, 0x34, 0xFF, 0xD9]),
-        ("a segment length under 2", [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x01, 0xFF, 0xD9]),
-        ("an SOS length that does not match its components", [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x09, 0x01, 0x01,
-                                                               0x00, 0x01, 0x3F, 0x00, 0x00, 0xFF, 0xD9]),
-        ("a stuffing byte where a marker belongs", [0xFF, 0xD8, 0xFF, 0x00, 0xFF, 0xD9]),
-    ] as [(String, [UInt8])])
+    @Test(
+        arguments: [
+            ("not a JPEG", [0x89, 0x50, 0x4E, 0x47]),
+            ("bytes between segments", [0xFF, 0xD8, 0x12, 0x34, 0xFF, 0xD9]),
+            ("a segment length under 2", [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x01, 0xFF, 0xD9]),
+            (
+                "an SOS length that does not match its components",
+                [
+                    0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x09, 0x01, 0x01,
+                    0x00, 0x01, 0x3F, 0x00, 0x00, 0xFF, 0xD9,
+                ]
+            ),
+            ("a stuffing byte where a marker belongs", [0xFF, 0xD8, 0xFF, 0x00, 0xFF, 0xD9]),
+        ] as [(String, [UInt8])])
     func declinesWhatItDoesNotUnderstand(name: String, bytes: [UInt8]) {
         // Given bytes whose marker structure the filter does not understand
         // When filtered, Then it declines (the caller decodes the whole data instead)

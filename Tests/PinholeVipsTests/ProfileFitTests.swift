@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -13,12 +13,13 @@ struct ProfileFitTests {
         try await Fixtures.read(Fixtures.root.appendingPathComponent("vips").appendingPathComponent(name))
     }
 
-    @Test(arguments: [
-        ("quad-rgb-cmyk-icc.jpg", "quad-rgb.jpg", "ignored an embedded ICC profile (CMYK) that does not parse"),
-        ("quad-rgb-broken-icc.jpg", "quad-rgb.jpg", "ignored an embedded ICC profile that does not parse"),
-        ("quad-cmyk-grey-icc.jpg", "quad-cmyk.jpg", "ignored an embedded GRAY ICC profile on CMYK data"),
-        ("quad-rgb-grey-icc.png", "quad-rgb.png", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("quad-rgb-cmyk-icc.jpg", "quad-rgb.jpg", "ignored an embedded ICC profile (CMYK) that does not parse"),
+            ("quad-rgb-broken-icc.jpg", "quad-rgb.jpg", "ignored an embedded ICC profile that does not parse"),
+            ("quad-cmyk-grey-icc.jpg", "quad-cmyk.jpg", "ignored an embedded GRAY ICC profile on CMYK data"),
+            ("quad-rgb-grey-icc.png", "quad-rgb.png", nil),
+        ] as [(String, String, String?)])
     func decodesLikeTheSameImageWithoutAProfile(file: String, reference: String, diagnostic: String?) async throws {
         // Given an image whose profile does not fit, and the same image without any profile
         let data = try await Self.fixture(file)
@@ -37,8 +38,9 @@ struct ProfileFitTests {
         }
         // And each decode said so (libpng drops a grey profile on an RGB PNG itself: nothing to say then)
         if let diagnostic {
-            #expect(diagnostics.lines.count == 2 && diagnostics.lines.allSatisfy { $0.contains(diagnostic) },
-                    "\(diagnostics.lines)")
+            #expect(
+                diagnostics.lines.count == 2 && diagnostics.lines.allSatisfy { $0.contains(diagnostic) },
+                "\(diagnostics.lines)")
         } else {
             #expect(diagnostics.lines.isEmpty, "\(diagnostics.lines)")
         }

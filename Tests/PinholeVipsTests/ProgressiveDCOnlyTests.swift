@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -43,7 +43,9 @@ struct ProgressiveDCOnlyTests {
         while position + 4 <= bytes.count, bytes[position] == 0xFF {
             let marker = bytes[position + 1]
             if marker == 0xC2 { return true }
-            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) || marker == 0xDA { return false }
+            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) || marker == 0xDA {
+                return false
+            }
             position += 2 + (Int(bytes[position + 2]) << 8 | Int(bytes[position + 3]))
         }
         return false
@@ -57,8 +59,10 @@ struct ProgressiveDCOnlyTests {
     func expectDCOnlyEqualsWholeFile(_ data: Data, name: String) async throws {
         // When it is decoded at 1/8 scale from its DC scans, and from every scan (TurboJPEG, today's path)
         let (dc, all) = try await Self.pool.run {
-            (try VipsDecoder.oneEighthScaleDecode(data, dcOnly: true),
-             try VipsDecoder.oneEighthScaleDecode(data, dcOnly: false))
+            (
+                try VipsDecoder.oneEighthScaleDecode(data, dcOnly: true),
+                try VipsDecoder.oneEighthScaleDecode(data, dcOnly: false)
+            )
         }
         let fromDC = try #require(dc, "\(name): the DC-only path declined it")
         let fromAll = try #require(all, "\(name)")

@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -73,7 +73,9 @@ struct ProgressiveRefinementSkippingTests {
         var taken = 0
         for file in ProgressiveDCOnlyTests.progressiveCorpusPhotos {
             let data = try await Fixtures.read(CorpusTests.corpus.appendingPathComponent(file))
-            let image = try await Self.pool.run { try VipsDecoder.oneQuarterScaleDecode(data, skippingRefinements: true) }
+            let image = try await Self.pool.run {
+                try VipsDecoder.oneQuarterScaleDecode(data, skippingRefinements: true)
+            }
             if image != nil { taken += 1 }
         }
         // Then every one takes it (each ends in last-bit refinements, as libjpeg's default script does)

@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -23,9 +23,11 @@ struct SRGBProfileTests {
         // When both are thumbnailed
         let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 200))
         let (routeConverts, fromTagged, fromUntagged) = try await Self.pool.run {
-            (try VipsDecoder.StagedThumbnail(tagged, maxPixelSize: 200).convertsColourWithProfiles,
-             try decoder.decodeSynchronously(tagged, options: options).image,
-             try decoder.decodeSynchronously(untagged, options: options).image)
+            (
+                try VipsDecoder.StagedThumbnail(tagged, maxPixelSize: 200).convertsColourWithProfiles,
+                try decoder.decodeSynchronously(tagged, options: options).image,
+                try decoder.decodeSynchronously(untagged, options: options).image
+            )
         }
 
         // Then no ICC transform runs, and the thumbnails are the same image

@@ -1,7 +1,7 @@
 import Foundation
+import Pinhole
 import PinholeShared
 import PinholeTestSupport
-import Pinhole
 import PinholeVips
 import Testing
 
@@ -13,15 +13,18 @@ struct SecondCaseSetTests {
     /// `Tests/Fixtures/cases-s2/inputs/<name>`.
     static func input(_ name: String) async throws -> Data {
         try await Fixtures.read(
-            Fixtures.root.appendingPathComponent("cases-s2").appendingPathComponent("inputs").appendingPathComponent(name))
+            Fixtures.root.appendingPathComponent("cases-s2").appendingPathComponent("inputs").appendingPathComponent(
+                name))
     }
 
     /// Expects `image` to be `width`×`height` with the four quadrant centres red, green, blue and yellow (±12).
     static func expectQuadrants(_ image: PixelImage, width: Int, height: Int, _ id: String) {
         #expect(image.width == width && image.height == height, "\(id): \(image.width)×\(image.height)")
         guard image.width == width, image.height == height else { return }
-        let centres = [(width / 4, height / 4), (3 * width / 4, height / 4), (width / 4, 3 * height / 4),
-                       (3 * width / 4, 3 * height / 4)]
+        let centres = [
+            (width / 4, height / 4), (3 * width / 4, height / 4), (width / 4, 3 * height / 4),
+            (3 * width / 4, 3 * height / 4),
+        ]
         let colours: [[Int]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]]
         for ((x, y), colour) in zip(centres, colours) {
             let pixel = image.pixel(x: x, y: y)

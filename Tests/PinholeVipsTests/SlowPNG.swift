@@ -1,4 +1,3 @@
-
 /// A PNG that is small to store and slow to decode: `side` × `side` pixels of black, 16-bit RGB (6 bytes per pixel),
 /// so a 16,000-pixel side is 1.5 GB of pixel data in about 6 MB.
 ///
@@ -87,7 +86,9 @@ enum SlowPNG {
 
 extension [UInt8] {
     fileprivate mutating func appendBigEndian(_ value: UInt32) {
-        append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        append(contentsOf: [
+            UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+        ])
     }
 
     /// Appends a PNG chunk: length, type, data, CRC-32 of type and data.

@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -8,17 +8,18 @@ import Testing
 /// put back together, gives the decoder's pixels: what it times is what runs.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct StagedThumbnailTests {
-    @Test(arguments: [
-        ("baseline.jpg", 360, VipsDecoder.StagedThumbnail.Route.turboJPEG),
-        ("large-progressive-4096x4096.jpg", 360, .dcOnly),
-        ("large-progressive-4096x4096.jpg", 512, .withoutLastBitRefinements),
-        ("large-progressive-4096x4096.jpg", 1024, .turboJPEG),
-        ("orient-6.jpg", 60, .turboJPEG),
-        ("cmyk-adobe.jpg", 360, .libvips),
-        ("cmyk-adobe.jpg", 8, .libvips),  // loaded at 1/4 (VipsDecoder+JPEGShrink.swift)
-        ("webp-lossless-alpha.webp", 32, .libvips),
-        ("palette-trns.png", 16, .libvips),
-    ] as [(String, Int, VipsDecoder.StagedThumbnail.Route)])
+    @Test(
+        arguments: [
+            ("baseline.jpg", 360, VipsDecoder.StagedThumbnail.Route.turboJPEG),
+            ("large-progressive-4096x4096.jpg", 360, .dcOnly),
+            ("large-progressive-4096x4096.jpg", 512, .withoutLastBitRefinements),
+            ("large-progressive-4096x4096.jpg", 1024, .turboJPEG),
+            ("orient-6.jpg", 60, .turboJPEG),
+            ("cmyk-adobe.jpg", 360, .libvips),
+            ("cmyk-adobe.jpg", 8, .libvips),  // loaded at 1/4 (VipsDecoder+JPEGShrink.swift)
+            ("webp-lossless-alpha.webp", 32, .libvips),
+            ("palette-trns.png", 16, .libvips),
+        ] as [(String, Int, VipsDecoder.StagedThumbnail.Route)])
     func stagesPutTogetherGiveTheDecodersPixels(
         file: String, size: Int, route: VipsDecoder.StagedThumbnail.Route
     ) async throws {

@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -26,8 +26,10 @@ struct ThirdCaseSetTests {
         #expect([image.width, image.height] == size, "\(entry.id): \(image.width)×\(image.height)")
         guard [image.width, image.height] == size else { return }
         let (w, h) = (image.width, image.height)
-        let centres = ["tl": (w / 4, h / 4), "tr": (3 * w / 4, h / 4), "bl": (w / 4, 3 * h / 4),
-                       "br": (3 * w / 4, 3 * h / 4)]
+        let centres = [
+            "tl": (w / 4, h / 4), "tr": (3 * w / 4, h / 4), "bl": (w / 4, 3 * h / 4),
+            "br": (3 * w / 4, 3 * h / 4),
+        ]
         for (quadrant, colour) in try #require(entry.expected.quadrants) {
             let (x, y) = try #require(centres[quadrant])
             let pixel = image.pixel(x: x, y: y)
@@ -100,8 +102,9 @@ struct ThirdCaseSetTests {
 
         // Then it is refused as unsupported, naming JPEG XL
         #expect(error?.code == .unsupportedFormat, "\(String(describing: error))")
-        #expect(error?.message.contains("JPEG XL is not decoded from untrusted sources") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.contains("JPEG XL is not decoded from untrusted sources") == true,
+            "\(String(describing: error))")
         #expect(error?.detectedType == "jxl")
     }
 }

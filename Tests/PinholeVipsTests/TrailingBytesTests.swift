@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 

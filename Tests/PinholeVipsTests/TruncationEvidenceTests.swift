@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -32,7 +32,8 @@ struct TruncationEvidenceTests {
     func aFileCutAnywhereIsTruncatedOrTheSamePicture(file: String) async throws {
         // Given a complete file and its decode
         let data = try await Fixtures.caseFile("inputs/" + file)
-        let decoders = [VipsDecoder(pool: Self.pool)]
+        let decoders =
+            [VipsDecoder(pool: Self.pool)]
             + (file.hasSuffix(".jpg") ? [VipsDecoder(pool: Self.pool, jpegFastPath: false)] : [])
         for decoder in decoders {
             let whole = try await decoder.decode(data, options: Self.thumbnail).image

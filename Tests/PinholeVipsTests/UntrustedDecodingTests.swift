@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -22,8 +22,10 @@ struct UntrustedDecodingTests {
         return Data(bytes)
     }
 
-    @Test(arguments: ["baseline.jpg", "palette-trns.png", "interlaced.gif", "webp-lossless-alpha.webp",
-                      "heic-basic.heic", "avif-basic.avif", "tiff-rgba.tif"])
+    @Test(arguments: [
+        "baseline.jpg", "palette-trns.png", "interlaced.gif", "webp-lossless-alpha.webp",
+        "heic-basic.heic", "avif-basic.avif", "tiff-rgba.tif",
+    ])
     func decodesTheAllowedFormatsAsATrustedDecodeDoes(file: String) async throws {
         // Given an image of an allowed format
         let data = try await Fixtures.caseFile("inputs/" + file)
@@ -44,7 +46,8 @@ struct UntrustedDecodingTests {
                 _ = try await VipsDecoder().decode(data, options: Self.untrusted)
             }
             #expect(error?.code == .unsupportedFormat, "\(file): \(String(describing: error))")
-            #expect(error?.message.contains("not decoded from untrusted sources") == true, "\(String(describing: error))")
+            #expect(
+                error?.message.contains("not decoded from untrusted sources") == true, "\(String(describing: error))")
 
             // And a trusted decode still reads them
             _ = try await VipsDecoder().decode(data, options: Self.trusted)
@@ -91,8 +94,10 @@ struct UntrustedDecodingTests {
 
         // When a trusted decode that needs an untrusted loader (a BMP, read by ImageMagick) starts meanwhile
         let bmp = try await Fixtures.caseFile("inputs/bmp24.bmp")
-        let trusted = Task { try await VipsDecoder(pool: WorkerThreadPool(threadCount: 1, name: "bmp-trusted"))
-            .decode(bmp, options: Self.trusted) }
+        let trusted = Task {
+            try await VipsDecoder(pool: WorkerThreadPool(threadCount: 1, name: "bmp-trusted"))
+                .decode(bmp, options: Self.trusted)
+        }
         defer { trusted.cancel() }
 
         // Then libvips' untrusted operations are blocked while the untrusted decode runs

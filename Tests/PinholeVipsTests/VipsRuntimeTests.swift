@@ -19,7 +19,8 @@ struct VipsRuntimeTests {
         let before = Vips.orcProgramCounts
         // When a thumbnail needs a lanczos reduce (libvips compiles an ORC program for it and frees it on dispose)
         let image = try await decoder.decode(
-            data, options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 37))).image
+            data, options: DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 37))
+        ).image
         // Then the vector paths are on, and libvips' calls reached the shim's wrappers: unlocked, two threads
         // compiling or freeing ORC programs at once corrupted liborc 0.4.33's code memory in about 2 % of
         // cancellation storms (AddressSanitizer: SEGV in orc_code_free)

@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 import Testing
 
@@ -45,8 +45,9 @@ struct WarningOnlyFailureTests {
         // Then both fail as decoding_failed with libpng's words, not "no message from libvips"
         for error in [decodeError, infoError] {
             #expect(error?.code == .decodingFailed, "\(String(describing: error))")
-            #expect(error?.message == "cannot decode png: libvips gave no error; it warned: IHDR: CRC error",
-                    "\(String(describing: error))")
+            #expect(
+                error?.message == "cannot decode png: libvips gave no error; it warned: IHDR: CRC error",
+                "\(String(describing: error))")
         }
     }
 

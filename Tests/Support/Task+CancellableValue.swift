@@ -4,7 +4,11 @@ extension Task where Failure == any Error {
     /// stuck on a gate.
     public var cancellableValue: Success {
         get async throws {
-            try await withTaskCancellationHandler { try await value } onCancel: { cancel() }
+            try await withTaskCancellationHandler {
+                try await value
+            } onCancel: {
+                cancel()
+            }
         }
     }
 }
@@ -13,7 +17,11 @@ extension Task where Failure == Never {
     /// The task's value; cancelling the waiting task cancels this task too (see the throwing form).
     public var cancellableValue: Success {
         get async {
-            await withTaskCancellationHandler { await value } onCancel: { cancel() }
+            await withTaskCancellationHandler {
+                await value
+            } onCancel: {
+                cancel()
+            }
         }
     }
 }

@@ -31,7 +31,8 @@ final class LazyDiskCache: Sendable {
                     // One instance per directory in the process: pipelines given the same directory share it.
                     return try await DiskCache.shared(configuration: .init(directory: directory, sizeLimit: sizeLimit))
                 } catch {
-                    let pinholeError = error as? PinholeError
+                    let pinholeError =
+                        error as? PinholeError
                         ?? PinholeError(.cacheUnavailable, "\(directory.path): \(error)", underlying: error)
                     failure.withLock { $0 = pinholeError }
                     onDiagnostic?("disk cache unavailable, continuing without it: \(pinholeError.message)")

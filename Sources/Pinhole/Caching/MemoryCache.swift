@@ -1,4 +1,3 @@
-
 /// A thread-safe, in-memory least-recently-used cache with a cost limit (bytes), a count limit and an
 /// optional time to live. The pipeline keeps decoded thumbnails in one, keyed by image key.
 ///

@@ -20,7 +20,9 @@ public struct EncodingOptions: Sendable, Hashable {
     /// The colour that transparent pixels are flattened onto when the format has no alpha; white by default.
     public var background: PixelImage.RGBA
 
-    public init(format: ImageFormat = .jpeg, quality: Int = 80, background: PixelImage.RGBA = .init(r: 255, g: 255, b: 255)) {
+    public init(
+        format: ImageFormat = .jpeg, quality: Int = 80, background: PixelImage.RGBA = .init(r: 255, g: 255, b: 255)
+    ) {
         self.format = format
         self.quality = min(100, max(1, quality))
         self.background = background

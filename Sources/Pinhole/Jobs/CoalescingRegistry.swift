@@ -110,8 +110,9 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
     func join(_ key: Key, subscriber: UInt64, priority: () -> Priority) -> Subscription? {
         let waiter = Waiter()
         let outcome: SubscribeOutcome? = state.withLock { state in
-            guard case .join(let jobID, let newPriority)? =
-                state.machine.join(key, subscriber: subscriber, priority: priority(), payload: waiter)
+            guard
+                case .join(let jobID, let newPriority)? =
+                    state.machine.join(key, subscriber: subscriber, priority: priority(), payload: waiter)
             else { return nil }
             return .join(raised: state.changePriority(of: jobID, to: newPriority))
         }

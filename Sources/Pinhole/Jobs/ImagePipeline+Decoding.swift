@@ -16,11 +16,13 @@ extension ImagePipeline {
     /// Decodes `data` as `request` asks, under the CPU limit (``processingQueue``) at the job's priority; counts
     /// decodes, their time and their failures.
     func decodeUnderLimit(_ data: Data, for request: ImageRequest, context: JobContext) async throws -> DecodedImage {
-        try await decodeUnderLimit(data, options: decodingOptions(for: request), priority: { context.priority }) {
-            token in context.observePriority { [processingQueue] in
-                processingQueue.updatePriority(token, from: { context.priority })
-            }
-        }
+        try await decodeUnderLimit(
+            data, options: decodingOptions(for: request), priority: { context.priority },
+            observe: { token in
+                context.observePriority { [processingQueue] in
+                    processingQueue.updatePriority(token, from: { context.priority })
+                }
+            })
     }
 
     /// Decodes `data` with `options` under the CPU limit; `observe` is given the queue token before the wait.
@@ -41,7 +43,8 @@ extension ImagePipeline {
                 guard countsAsDecode else { return decoded }
                 recorder.record {
                     $0.decodes += 1
-                    $0.decodeSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    $0.decodeSeconds +=
+                        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                 }
                 return decoded
             } catch {

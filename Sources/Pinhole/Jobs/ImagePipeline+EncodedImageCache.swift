@@ -46,7 +46,9 @@ extension ImagePipeline {
     /// PNG when it has alpha, else JPEG at quality 90. Only when the policy and the key allow a write, an
     /// encoder is configured, and HTTP allowed storing the original's response (a `no-store` response leaves no
     /// thumbnail behind either). Failures are reported through ``Configuration/onDiagnostic`` and dropped.
-    func storeEncodedImage(_ decoded: DecodedImage, for request: ImageRequest, key: ImageJobKey, from loaded: LoadedData)
+    func storeEncodedImage(
+        _ decoded: DecodedImage, for request: ImageRequest, key: ImageJobKey, from loaded: LoadedData
+    )
         async
     {
         guard storesEncodedImages(for: request), key.data.writesDiskCache, let encoder = configuration.encoder,

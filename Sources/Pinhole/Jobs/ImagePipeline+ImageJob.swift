@@ -16,9 +16,9 @@ extension ImagePipeline {
         context.observePriority { [dataJobs] in
             dataJobs.updatePriority(dataKey, subscriber: dataSubscriber, from: { context.priority })
         }
-        var loaded = try await dataJobs.value(for: dataKey, subscriber: dataSubscriber, priority: { context.priority }) {
-            [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext)
-        }
+        var loaded = try await dataJobs.value(
+            for: dataKey, subscriber: dataSubscriber, priority: { context.priority },
+            work: { [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext) })
         try Task.checkCancellation()
 
         let decoded: DecodedImage

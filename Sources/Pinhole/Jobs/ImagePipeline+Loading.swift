@@ -38,7 +38,8 @@ extension ImagePipeline {
         context.observePriority { [networkQueue] in networkQueue.updatePriority(token, from: { context.priority }) }
         // However the download ends, the preview decode still running for it is cancelled.
         defer { previews?.stop() }
-        return try await networkQueue.run(token: token, priority: { context.priority }) {
+        let priority: @Sendable () -> Priority = { context.priority }
+        return try await networkQueue.run(token: token, priority: priority) {
             try await download(dataRequest)
         }
     }
@@ -75,6 +76,8 @@ extension ImagePipeline {
     static func notCached(_ request: ImageRequest) -> PinholeError {
         PinholeError(
             .notCached,
-            "\(request.url.absoluteString) is not in the memory or disk cache, and returnCacheDataDontLoad forbids loading it")
+            "\(request.url.absoluteString) is not in the memory or disk cache, and returnCacheDataDontLoad forbids "
+                + "loading it"
+        )
     }
 }

@@ -44,7 +44,8 @@ extension ImagePipeline {
             guard !Task.isCancelled else { return }
             guard let request = group.first?.request else { continue }
             let options = decodingOptions(for: request, allowsTruncatedData: true)
-            let decoded = try? await processingQueue.run(token: UniqueID.next(), priority: { context.priority }) {
+            let priority: @Sendable () -> Priority = { context.priority }
+            let decoded = try? await processingQueue.run(token: UniqueID.next(), priority: priority) {
                 try Task.checkCancellation()
                 return try await configuration.decoder.decode(data, options: options)
             }
@@ -53,8 +54,9 @@ extension ImagePipeline {
             else { continue }
             recorder.record { $0.previews += 1 }
             for task in group {
-                task.receive(preview: ImageResponse(
-                    image: processed.image, info: processed.info, source: .network, request: task.request))
+                task.receive(
+                    preview: ImageResponse(
+                        image: processed.image, info: processed.info, source: .network, request: task.request))
             }
         }
     }

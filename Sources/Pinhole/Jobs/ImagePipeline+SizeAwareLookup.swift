@@ -60,7 +60,8 @@ extension ImagePipeline {
             return ThumbnailOptions.Layout(resized: target.resized, output: target.resized, crop: nil)
         case .fill:
             // Exact, for any sides (a product of two sides can overflow Int).
-            let sameAspect = candidate.size.width.multipliedFullWidth(by: asked.size.height)
+            let sameAspect =
+                candidate.size.width.multipliedFullWidth(by: asked.size.height)
                 == candidate.size.height.multipliedFullWidth(by: asked.size.width)
             guard sameAspect, fitsInside(target.output) else { return nil }
             return ThumbnailOptions.Layout(resized: target.output, output: target.output, crop: nil)

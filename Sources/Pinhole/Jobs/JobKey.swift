@@ -34,7 +34,8 @@ extension ImageRequest {
 
         init(_ options: Options) {
             let usesDisk = !options.contains(.disableDiskCache)
-            readsDiskCache = usesDisk && !options.contains(.reloadIgnoringCachedData)
+            readsDiskCache =
+                usesDisk && !options.contains(.reloadIgnoringCachedData)
                 && !options.contains(.disableDiskCacheReads)
             writesDiskCache = usesDisk && !options.contains(.disableDiskCacheWrites)
             writesMemoryCache = !options.contains(.disableMemoryCacheWrites)
@@ -48,9 +49,10 @@ extension ImageRequest {
     /// The key of the data job that fetches this request's original bytes.
     var dataJobKey: DataJobKey {
         let access = cacheAccess
-        return DataJobKey(sourceKey: sourceKey, readsDiskCache: access.readsDiskCache,
-                          writesDiskCache: access.writesDiskCache, loadsFromSource: access.loadsFromSource,
-                          headers: headers, timeout: timeout, isInline: data != nil)
+        return DataJobKey(
+            sourceKey: sourceKey, readsDiskCache: access.readsDiskCache,
+            writesDiskCache: access.writesDiskCache, loadsFromSource: access.loadsFromSource,
+            headers: headers, timeout: timeout, isInline: data != nil)
     }
 
     /// The key of the image job that decodes this request's image.

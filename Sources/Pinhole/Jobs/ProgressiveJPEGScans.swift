@@ -43,9 +43,16 @@ struct ProgressiveJPEGScans {
             }
             let marker = byte(index + 1)
             switch marker {
-            case 0xFF: index += 1; continue scanning  // fill byte
-            case 0xD8, 0x01, 0xD0...0xD7: index += 2; continue scanning  // no length
-            case 0xD9: ended = true; index += 2; continue scanning
+            case 0xFF:
+                index += 1
+                continue scanning  // fill byte
+            case 0xD8, 0x01, 0xD0...0xD7:
+                index += 2
+                continue scanning  // no length
+            case 0xD9:
+                ended = true
+                index += 2
+                continue scanning
             default: break
             }
             guard index + 3 < bytes.count else { break }

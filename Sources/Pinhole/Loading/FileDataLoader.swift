@@ -62,7 +62,8 @@ public struct FileDataLoader: DataLoading {
         if let root {
             guard let opened = ConfinedPath.path(of: descriptor), ConfinedPath.isInside(opened, root: root) else {
                 throw PinholeError(
-                    .untrustedSource, "refused untrusted source \(url.absoluteString): the file opened is outside "
+                    .untrustedSource,
+                    "refused untrusted source \(url.absoluteString): the file opened is outside "
                         + "the allowed root \(root)")
             }
         }

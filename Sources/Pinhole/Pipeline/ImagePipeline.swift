@@ -118,7 +118,9 @@ public final class ImagePipeline: Sendable {
     public var activeImageJobCount: Int { imageJobs.activeJobCount }
 
     /// Downloads running now, and waiting for a network slot.
-    public var networkQueueCounts: (running: Int, waiting: Int) { (networkQueue.runningCount, networkQueue.waitingCount) }
+    public var networkQueueCounts: (running: Int, waiting: Int) {
+        (networkQueue.runningCount, networkQueue.waitingCount)
+    }
 
     /// Empties the memory cache (the disk cache is kept).
     public func removeAllCachedImages() { configuration.memoryCache?.removeAll() }

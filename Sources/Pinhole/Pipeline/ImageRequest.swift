@@ -14,12 +14,12 @@ public import Foundation
 /// (one download) when they have the same source key, headers, timeout and disk-cache access. The cache access is
 /// what ``options`` say about where bytes may come from or go to: `reloadIgnoringCachedData` and
 /// `disableDiskCacheReads` (no disk read), `disableDiskCacheWrites` (no disk write), `disableDiskCache` (neither),
-/// `disableMemoryCacheWrites` (no memory write), `returnCacheDataDontLoad` (no load at all). ``priority`` is not part of the identity: requests that
-/// differ only in priority share one job, which runs at the highest priority of its callers. So a request never
-/// receives bytes its options forbid (a reload never gets a joined job's disk bytes) and never changes what another
-/// caller asked for. Different sizes of one URL are different image jobs over one data job (one download).
-/// Requests with one source key are taken to name the same bytes: a shared job fetches the URL of the caller that
-/// started it.
+/// `disableMemoryCacheWrites` (no memory write), `returnCacheDataDontLoad` (no load at all). ``priority`` is not part
+/// of the identity: requests that differ only in priority share one job, which runs at the highest priority of its
+/// callers. So a request never receives bytes its options forbid (a reload never gets a joined job's disk bytes) and
+/// never changes what another caller asked for. Different sizes of one URL are different image jobs over one data job
+/// (one download). Requests with one source key are taken to name the same bytes: a shared job fetches the URL of the
+/// caller that started it.
 public struct ImageRequest: Sendable, Hashable {
     /// How urgently the request is wanted. A job runs at the highest priority of its callers.
     public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
@@ -153,7 +153,8 @@ public struct ImageRequest: Sendable, Hashable {
 
     /// A request for a thumbnail whose longest side is `maxPixelSize` pixels.
     public init(url: URL, maxPixelSize: Int, priority: Priority = .normal, options: Options = []) {
-        self.init(url: url, thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize), priority: priority, options: options)
+        self.init(
+            url: url, thumbnail: ThumbnailOptions(maxPixelSize: maxPixelSize), priority: priority, options: options)
     }
 
     /// The key of the processed image: source key + thumbnail box + processors.

@@ -37,7 +37,8 @@ public final class ImageTask: Sendable {
         // job if one of them ends it. No job is started here: nothing has checked the request yet.
         let requestIsValid = (try? pipeline.validate(request)) != nil
         let priority: @Sendable () -> Priority = { currentPriority.withLock { $0 } }
-        self.joined = requestIsValid
+        self.joined =
+            requestIsValid
             ? pipeline.imageJobs.join(request.imageJobKey, subscriber: subscriber, priority: priority) : nil
         // Registered before the load starts, so that no byte of the download goes unreported.
         pipeline.loadObservers.add(self)

@@ -41,7 +41,9 @@ extension ThumbnailOptions {
 
         guard wanted != 1, wanted < 1 || allowsUpscaling else {
             // Kept at its own size; a fill crops the box's aspect ratio out of it.
-            guard case .fill(let crop) = contentMode else { return Layout(resized: original, output: original, crop: nil) }
+            guard case .fill(let crop) = contentMode else {
+                return Layout(resized: original, output: original, crop: nil)
+            }
             let k = min(source.width / box.width, source.height / box.height, 1)
             let output = PixelSize(
                 width: min(width, Self.pixels(box.width * k)), height: min(height, Self.pixels(box.height * k)))

@@ -26,7 +26,9 @@ public final class ImagePrefetcher: Sendable {
     ///   - pipeline: the pipeline that loads.
     ///   - priority: the priority of prefetch work; `.low` by default.
     ///   - destination: ``Destination/memoryCache`` (decoded, the default) or ``Destination/diskCache`` (bytes only).
-    public init(pipeline: ImagePipeline, priority: ImageRequest.Priority = .low, destination: Destination = .memoryCache) {
+    public init(
+        pipeline: ImagePipeline, priority: ImageRequest.Priority = .low, destination: Destination = .memoryCache
+    ) {
         self.pipeline = pipeline
         self.priority = priority
         self.destination = destination

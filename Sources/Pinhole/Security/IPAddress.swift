@@ -3,11 +3,11 @@ import Foundation
 // The platform C library parses the literals, so the security check reads an address exactly as the resolver
 // (getaddrinfo, and so libcurl) does. Glibc/Musl/Darwin are the toolchain's libc, not a third-party module.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 address, parsed from the spellings a URL host may use.

@@ -2,11 +2,11 @@
 // missing or incomplete there). Glibc/Darwin are the platform libc, not a third-party dependency; the core's other
 // libc calls are `realpath` (ConfinedPath.swift) and `inet_aton`/`inet_pton` (IPAddress.swift).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Resolves host names with the system resolver (`getaddrinfo`: `/etc/hosts`, then DNS, as libcurl does).

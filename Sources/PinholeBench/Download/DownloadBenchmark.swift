@@ -1,9 +1,9 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeShared
 import PinholeTestServer
 import PinholeVips
-import PinholeCurl
 
 /// `pinhole bench download`: the HTTP transport alone. 1,000 small images (distinct URLs) from a loopback
 /// ``PinholeTestServer``, 6 at a time, through one ``HTTPDataLoader``: wall time and CPU per request, and the
@@ -39,8 +39,9 @@ public struct DownloadBenchmark: Sendable {
         let server = try PinholeTestServer()
         defer { server.stop() }
         let image = try await VipsEncoder().encode(
-            PixelImage(width: 64, height: 48, pixelFormat: .rgb8,
-                       pixels: (0..<(64 * 48 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+            PixelImage(
+                width: 64, height: 48, pixelFormat: .rgb8,
+                pixels: (0..<(64 * 48 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
             options: EncodingOptions(format: .jpeg, quality: 80))
         server.setHandler { request in request.path.hasPrefix("/d/") ? .image(image) : nil }
         var result = DownloadBenchmarkResult(
@@ -63,7 +64,8 @@ public struct DownloadBenchmark: Sendable {
             let cpu = ProcessStats.cpuSeconds()
             let seconds = try await download(
                 server: server, loader: loader, tag: "\(round)", count: configuration.requests)
-            let clientCPU = (ProcessStats.cpuSeconds() - cpu)
+            let clientCPU =
+                (ProcessStats.cpuSeconds() - cpu)
                 - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU)
             let perRequest = 1e6 / Double(configuration.requests)
             result.microsecondsPerRequest.append(seconds * perRequest)

@@ -18,13 +18,15 @@ public struct DownloadBenchmarkResult: Sendable, Codable {
     /// A table for people.
     public var text: String {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
-        let wall = microsecondsPerRequest, cpu = cpuMicrosecondsPerRequest
+        let wall = microsecondsPerRequest
+        let cpu = cpuMicrosecondsPerRequest
         return """
             Download benchmark: \(requests) images of \(imageBytes) bytes from a loopback server, \(concurrency) \
             at a time, libcurl (median of \(wall.values.count) runs; spread in brackets)
             wall per request   \(f(wall.median)) µs  [±\(f(wall.relativeSpread * 50))%]
             CPU per request    \(f(cpu.median)) µs  [±\(f(cpu.relativeSpread * 50))%]   (client only)
-            threads            \(baselineThreads) → \(peakThreads) (+\(peakThreads - baselineThreads))   target ≤ +\(2 * cores)
+            threads            \(baselineThreads) → \(peakThreads) (+\(peakThreads - baselineThreads))   target ≤ \
+            +\(2 * cores)
             """
     }
 }

@@ -35,8 +35,10 @@ extension ConcurrencyExperiments.Result {
         lines += Self.table(
             ["variant", "N", "threads (baseline → peak)", "total ms", "done"],
             waits.map {
-                [$0.variant, "\($0.waits)", "\($0.baselineThreads) → \($0.peakThreads)",
-                 String(format: "%.0f", $0.totalMs) + ($0.timedOut ? " (cap)" : ""), "\($0.completed)/\($0.waits)"]
+                [
+                    $0.variant, "\($0.waits)", "\($0.baselineThreads) → \($0.peakThreads)",
+                    String(format: "%.0f", $0.totalMs) + ($0.timedOut ? " (cap)" : ""), "\($0.completed)/\($0.waits)",
+                ]
             })
         lines += ["", "(c) a loopback response due while every core runs a 3 s CPU job (median of 3)"]
         lines += Self.table(

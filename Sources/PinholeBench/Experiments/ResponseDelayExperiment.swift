@@ -1,7 +1,7 @@
 import Foundation
 import Pinhole
-import PinholeTestServer
 import PinholeCurl
+import PinholeTestServer
 
 /// Experiment (c): how late a network response is handled while every core runs a 3 s CPU job.
 ///
@@ -60,8 +60,10 @@ struct ResponseDelayExperiment {
                 delays.append(try await measure(variant, server: server, loader: loader, cores: cores, pool: pool))
             }
             let delay = delays.median
-            rows.append(Row(variant: variant.name, delayMs: delay, cpuJobs: variant == .idle ? 0 : cores,
-                            jobSeconds: jobSeconds))
+            rows.append(
+                Row(
+                    variant: variant.name, delayMs: delay, cpuJobs: variant == .idle ? 0 : cores,
+                    jobSeconds: jobSeconds))
             log("response delay: \(variant.name): \(String(format: "%.0f", delay)) ms")
         }
         return rows

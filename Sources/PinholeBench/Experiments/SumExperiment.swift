@@ -1,6 +1,6 @@
 import Dispatch
-import Pinhole
 import Foundation
+import Pinhole
 import PinholeShared
 
 /// Experiment (a): summing 50 M `Double`s serially, with `DispatchQueue.concurrentPerform`, and with task groups
@@ -33,12 +33,16 @@ struct SumExperiment {
         rows.append(Row(variant: "serial", chunks: 1, medianMs: serial.ms, speedup: 1, sum: serial.sum))
         log("sum: serial \(String(format: "%.1f", serial.ms)) ms")
         let perform = await measure { Self.concurrentPerformSum(values, chunks: cores) }
-        rows.append(Row(variant: "concurrentPerform (\(cores) chunks)", chunks: cores, medianMs: perform.ms,
-                        speedup: serial.ms / perform.ms, sum: perform.sum))
+        rows.append(
+            Row(
+                variant: "concurrentPerform (\(cores) chunks)", chunks: cores, medianMs: perform.ms,
+                speedup: serial.ms / perform.ms, sum: perform.sum))
         for chunks in chunkCounts {
             let grouped = await measureAsync { await Self.taskGroupSum(values, chunks: chunks) }
-            rows.append(Row(variant: "task group, \(chunks) chunks", chunks: chunks, medianMs: grouped.ms,
-                            speedup: serial.ms / grouped.ms, sum: grouped.sum))
+            rows.append(
+                Row(
+                    variant: "task group, \(chunks) chunks", chunks: chunks, medianMs: grouped.ms,
+                    speedup: serial.ms / grouped.ms, sum: grouped.sum))
             log("sum: \(chunks) chunks \(String(format: "%.1f", grouped.ms)) ms")
         }
         return rows

@@ -48,8 +48,9 @@ struct WaitsExperiment {
             for _ in 0..<count { group.addTask { try? await Task.sleep(for: .milliseconds(wait)) } }
         }
         let elapsed = ExperimentClock.milliseconds(ContinuousClock.now - start)
-        return Row(variant: "tasks + Task.sleep", waits: count, baselineThreads: baseline, peakThreads: sampler.stop(),
-                   totalMs: elapsed, completed: count, timedOut: false)
+        return Row(
+            variant: "tasks + Task.sleep", waits: count, baselineThreads: baseline, peakThreads: sampler.stop(),
+            totalMs: elapsed, completed: count, timedOut: false)
     }
 
     func gcd(_ count: Int) async -> Row {
@@ -92,7 +93,8 @@ struct WaitsExperiment {
                 group.notify(queue: DispatchQueue(label: "pinhole.experiments.drain")) { continuation.resume() }
             }
         }
-        return Row(variant: "gcd + blocking sleep", waits: count, baselineThreads: baseline, peakThreads: peak,
-                   totalMs: elapsed, completed: completed.withLock { $0 }, timedOut: timedOut)
+        return Row(
+            variant: "gcd + blocking sleep", waits: count, baselineThreads: baseline, peakThreads: peak,
+            totalMs: elapsed, completed: completed.withLock { $0 }, timedOut: timedOut)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeShared
 import PinholeTestServer
 import PinholeVips
-import PinholeCurl
 
 /// The pipeline's own costs (issue 3's speed goals), each against a reference measured in the same run:
 /// - a memory-cache hit (`cachedImage(for:)` and the async `image(for:)`), vs a locked dictionary lookup;
@@ -36,7 +36,8 @@ public struct PipelineBenchmark: Sendable {
     public func run(log: @Sendable (String) -> Void) async throws -> PipelineBenchmarkResult {
         var result = PipelineBenchmarkResult()
         log("memory-cache hits…")
-        (result.hitNanoseconds, result.asyncHitNanoseconds, result.dictionaryLookupNanoseconds) = try await measureHits()
+        (result.hitNanoseconds, result.asyncHitNanoseconds, result.dictionaryLookupNanoseconds) =
+            try await measureHits()
         log("pipeline overhead per request…")
         (result.requestMicroseconds, result.directMicroseconds) = try await measureOverhead()
         result.concurrentRequestMicroseconds = try await measureConcurrentOverhead()
@@ -62,11 +63,15 @@ public struct PipelineBenchmark: Sendable {
         _ = try await pipeline.image(for: request)
         let reference = Locked<[ImageKey: DecodedImage]>([request.imageKey: InstantDecoder.image])
         let key = request.imageKey
-        var sync = Samples(), async = Samples(), dictionary = Samples()
+        var sync = Samples()
+        var async = Samples()
+        var dictionary = Samples()
         let count = configuration.hitsPerRun
         for _ in 0...configuration.runs {  // the first round warms up and is dropped below
-            sync.append(Self.nanoseconds(per: count) { for _ in 0..<count { blackHole(pipeline.cachedImage(for: request)) } })
-            dictionary.append(Self.nanoseconds(per: count) { for _ in 0..<count { blackHole(reference.withLock { $0[key] }) } })
+            sync.append(
+                Self.nanoseconds(per: count) { for _ in 0..<count { blackHole(pipeline.cachedImage(for: request)) } })
+            dictionary.append(
+                Self.nanoseconds(per: count) { for _ in 0..<count { blackHole(reference.withLock { $0[key] }) } })
             let start = ContinuousClock.now
             for _ in 0..<count / 10 { blackHole(try await pipeline.image(for: request)) }
             async.append(Self.seconds(ContinuousClock.now - start) * 1e9 / Double(count / 10))
@@ -76,8 +81,10 @@ public struct PipelineBenchmark: Sendable {
 
     private func measureOverhead() async throws -> (Samples, Samples) {
         let count = configuration.requestsPerRun
-        let loader = InstantDataLoader(), decoder = InstantDecoder()
-        var viaPipeline = Samples(), direct = Samples()
+        let loader = InstantDataLoader()
+        let decoder = InstantDecoder()
+        var viaPipeline = Samples()
+        var direct = Samples()
         for round in 0...configuration.runs {
             let pipeline = makePipeline(memoryCache: false)
             let requests = (0..<count).map {
@@ -159,7 +166,8 @@ public struct PipelineBenchmark: Sendable {
         }
         let seconds = Self.seconds(ContinuousClock.now - start)
         peak.stop()
-        let clientCPU = (ProcessStats.cpuSeconds() - cpu)
+        let clientCPU =
+            (ProcessStats.cpuSeconds() - cpu)
             - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU) - peak.cpuSeconds
         return (baseline, peak.peak, seconds, clientCPU)
     }

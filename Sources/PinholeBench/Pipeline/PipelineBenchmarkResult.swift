@@ -36,16 +36,22 @@ public struct PipelineBenchmarkResult: Sendable, Codable {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         return """
             Pipeline benchmark (median of \(hitNanoseconds.values.count) rounds; spread in brackets)
-            memory-cache hit, cachedImage(for:)     \(f(hitNanoseconds.median)) ns  [±\(f(hitNanoseconds.relativeSpread * 50))%]   target ≤ 1000 ns
-              reference: locked dictionary lookup   \(f(dictionaryLookupNanoseconds.median)) ns  (ratio \(f(hitNanoseconds.median / max(dictionaryLookupNanoseconds.median, 0.001), 2))×)
+            memory-cache hit, cachedImage(for:)     \(f(hitNanoseconds.median)) ns  \
+            [±\(f(hitNanoseconds.relativeSpread * 50))%]   target ≤ 1000 ns
+              reference: locked dictionary lookup   \(f(dictionaryLookupNanoseconds.median)) ns  (ratio \
+            \(f(hitNanoseconds.median / max(dictionaryLookupNanoseconds.median, 0.001), 2))×)
             memory-cache hit, await image(for:)     \(f(asyncHitNanoseconds.median)) ns
             request through the pipeline            \(f(requestMicroseconds.median, 2)) µs  (instant loader + decoder)
               reference: loader + decoder directly  \(f(directMicroseconds.median, 2)) µs
               pipeline overhead per request         \(f(overheadMicroseconds, 2)) µs   (one at a time: latency)
-            5,000 requests at once, per request     \(f(concurrentRequestMicroseconds.median, 2)) µs   target ≤ 20 µs (amortised)
-            \(identicalRequests) identical concurrent requests     \(identicalLoads) load(s) of 200 ms in \(f(identicalSeconds * 1000)) ms   target 1 load
-            threads, 1,000 requests on a 250 ms server  baseline \(baselineThreads), peak \(peakThreads) (+\(peakThreads - baselineThreads)) in \(f(waitingSeconds)) s   target ≤ +\(2 * cores)
-              wall \(f(waitingSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs and client CPU \(f(waitingCPUSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs per request
+            5,000 requests at once, per request     \(f(concurrentRequestMicroseconds.median, 2)) µs   target ≤ 20 µs \
+            (amortised)
+            \(identicalRequests) identical concurrent requests     \(identicalLoads) load(s) of 200 ms in \
+            \(f(identicalSeconds * 1000)) ms   target 1 load
+            threads, 1,000 requests on a 250 ms server  baseline \(baselineThreads), peak \(peakThreads) \
+            (+\(peakThreads - baselineThreads)) in \(f(waitingSeconds)) s   target ≤ +\(2 * cores)
+              wall \(f(waitingSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs and client CPU \
+            \(f(waitingCPUSeconds * 1e6 / Double(max(waitingRequests, 1)), 0)) µs per request
             """
     }
 }

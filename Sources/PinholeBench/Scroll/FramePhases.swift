@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where one tick of the scroll reproduction's frame loop spent its time on the main actor: the main thread's CPU

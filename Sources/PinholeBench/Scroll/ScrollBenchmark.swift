@@ -1,8 +1,8 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeTestServer
 import PinholeVips
-import PinholeCurl
 
 /// `pinhole bench scroll`: the seeds' scroll reproduction. A headless list whose visible window flicks top →
 /// bottom → top against a loopback server with latency, rows binding on appear and (for Pinhole) cancelling on
@@ -80,8 +80,9 @@ public struct ScrollBenchmark {
         let bound = boundRows()
         for (generation, rows) in bound { try await coded.prepare(rows: rows, generation: generation) }
         let prepared = coded.encodedCount
-        log("images: \(images.squares.count) photos of \(images.side)×\(images.side) from \(images.origin), "
-            + "served as JPEGs coded with their row and refresh generation")
+        log(
+            "images: \(images.squares.count) photos of \(images.side)×\(images.side) from \(images.origin), "
+                + "served as JPEGs coded with their row and refresh generation")
         let server = try PinholeTestServer()
         defer { server.stop() }
         let latency = Duration.milliseconds(configuration.latencyMs)
@@ -111,8 +112,9 @@ public struct ScrollBenchmark {
             }
             let result = try await run(strategy, server: server, urls: urls, onFinished: finished)
             results.append(result)
-            log("\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
-                + "timed out: \(result.timedOut)")
+            log(
+                "\(strategy.rawValue): \(result.frames) frames, \(result.imagesShown) images shown, "
+                    + "timed out: \(result.timedOut)")
             log("\(strategy.rawValue): main actor per frame: \(result.mainActorProfile)")
             log("\(strategy.rawValue): images encoded on request while measured: \(coded.encodedCount - prepared)")
         }
@@ -137,11 +139,12 @@ public struct ScrollBenchmark {
         let last = Int((configuration.durationSeconds / interval).rounded(.up)) - 1
         guard last >= 1 else { return first }
         let script = script
-        return first + (1...last).map { generation in
-            let end = generation == last ? Double.infinity : Double(generation + 1) * interval + 0.15
-            let start = Double(generation) * interval - 0.15
-            return (generation, script.visibleRows(fromSeconds: start, throughSeconds: end))
-        }
+        return first
+            + (1...last).map { generation in
+                let end = generation == last ? Double.infinity : Double(generation + 1) * interval + 0.15
+                let start = Double(generation) * interval - 0.15
+                return (generation, script.visibleRows(fromSeconds: start, throughSeconds: end))
+            }
     }
 
     /// One strategy against a running server.

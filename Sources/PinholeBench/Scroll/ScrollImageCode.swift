@@ -45,8 +45,10 @@ public struct ScrollImageCode: Hashable, Sendable, CustomStringConvertible {
         (0..<8).map { index in
             let column = index % 4
             let line = index / 4
-            return (x: (column * width / 4)..<((column + 1) * width / 4),
-                    y: (line * height / 4)..<((line + 1) * height / 4))
+            return (
+                x: (column * width / 4)..<((column + 1) * width / 4),
+                y: (line * height / 4)..<((line + 1) * height / 4)
+            )
         }
     }
 

@@ -137,9 +137,10 @@ final class ScrollRun {
         if let strategy {
             let cells = script.visibleRowCount
             figures.finalVisibleRows = visible.count
-            figures.finalRowsShowingOwnImage = visible.filter {
-                strategy.showsOwnImage(cell: $0 % cells, url: urlForRow($0, generation))
-            }.count
+            figures.finalRowsShowingOwnImage =
+                visible.filter {
+                    strategy.showsOwnImage(cell: $0 % cells, url: urlForRow($0, generation))
+                }.count
         }
         strategy = nil
         onFinish?(figures)

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Pinhole
-import PinholeVips
 import PinholeCurl
+import PinholeVips
 
 extension GalleryApp {
     /// Runs the gallery until `q`, the end of a script that quits, `SIGINT` or `SIGTERM`; returns the exit status

@@ -103,4 +103,3 @@ extension FeedScreenModel {
         firstVisibleIndex = firstLine * step
     }
 }
-

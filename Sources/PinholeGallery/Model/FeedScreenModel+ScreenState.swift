@@ -1,4 +1,5 @@
 import Foundation
+
 extension FeedScreenModel {
     /// What is on screen, for per-view frame figures: `fullView`, `grid` or `list`.
     public var viewName: String {

@@ -127,9 +127,9 @@ enum CrashRestore {
     }
 }
 
-// Invariant for the four globals below (the termios block and three flags): written only by `CrashRestore.arm`/`disarm` on one thread before the
-// handlers are installed (arm) or after the UI ended (disarm); the handler only reads them. A crash racing
-// with `disarm` at worst writes the restore sequence twice, which is harmless.
+// Invariant for the four globals below (the termios block and three flags): written only by `CrashRestore.arm`/`disarm`
+// on one thread before the handlers are installed (arm) or after the UI ended (disarm); the handler only reads them. A
+// crash racing with `disarm` at worst writes the restore sequence twice, which is harmless.
 // The saved termios lives in a heap block allocated once (never freed) rather than in a global struct:
 // AddressSanitizer reported the 60-byte copy into a global `termios` as a global-buffer-overflow, which crashed
 // the ASan build of `pinhole gallery` at start.

@@ -10,10 +10,6 @@ struct ArgumentReader: Sendable {
     /// The options the command accepts.
     let options: [OptionSpec]
 
-    init(options: [OptionSpec]) {
-        self.options = options
-    }
-
     /// Reads `tokens` (the arguments after the command name).
     ///
     /// - Throws: ``UsageError`` naming the first offending token.

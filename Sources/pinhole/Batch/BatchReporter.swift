@@ -63,9 +63,10 @@ final class BatchReporter: Sendable {
     /// - Parameters:
     ///   - progressBar: drawn on stderr after each input (when enabled).
     ///   - onProgress: called on the reporter's thread with the counters after each input (tests).
-    init(style: Style, output: Output = .standard, progressBar: ProgressBar? = nil,
-         onProgress: (@Sendable (Counters) -> Void)? = nil)
-    {
+    init(
+        style: Style, output: Output = .standard, progressBar: ProgressBar? = nil,
+        onProgress: (@Sendable (Counters) -> Void)? = nil
+    ) {
         self.style = style
         self.output = output
         self.onProgress = onProgress
@@ -115,8 +116,9 @@ final class BatchReporter: Sendable {
             }
             let counters = state.counters
             let erasure = record.isFailure && style == .failureLines ? state.progressBar?.erasure : nil
-            let bar = state.progressBar?.render(finished: counters.finished, failed: counters.failed,
-                                                skipped: counters.skipped, total: counters.total)
+            let bar = state.progressBar?.render(
+                finished: counters.finished, failed: counters.failed,
+                skipped: counters.skipped, total: counters.total)
             return (counters, bar, erasure)
         }
         switch style {

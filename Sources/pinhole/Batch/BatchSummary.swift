@@ -79,7 +79,9 @@ struct BatchSummary: Codable, Sendable, Equatable {
     /// One JSON object, keys sorted; `pretty` for `--json`, one line for `--jsonl`.
     func json(pretty: Bool) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty
+            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             : [.sortedKeys, .withoutEscapingSlashes]
         return pretty ? try encoder.encode(self) : try encoder.encode(Line(summary: self))
     }

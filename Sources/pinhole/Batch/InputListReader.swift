@@ -2,8 +2,8 @@ import Foundation
 import Pinhole
 
 #if canImport(Glibc)
-import Glibc
-import PinholeShared
+    import Glibc
+    import PinholeShared
 #endif
 
 /// Reads an input list — one path or URL per line — a chunk at a time, so memory stays flat however long the
@@ -131,8 +131,10 @@ final class InputListReader {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, size) }
                 if count >= 0 { return Array(buffer[0..<count]) }
                 if errno == EINTR { continue }
-                throw PinholeError(.fileUnreadable, "cannot read the input list \(name): "
-                    + String(cString: strerror(errno)))
+                throw PinholeError(
+                    .fileUnreadable,
+                    "cannot read the input list \(name): "
+                        + String(cString: strerror(errno)))
             }
         }
         chunk = bytes
@@ -160,8 +162,9 @@ final class InputListReader {
         lineNumber += 1
         guard lineBytes > 0 else { return nil }
         if lineBytes > Self.maxLineBytes {
-            return .invalid("line \(lineNumber) is longer than \(Self.maxLineBytes) bytes (\(lineBytes))",
-                            hash: lineHash.value, lineNumber: lineNumber)
+            return .invalid(
+                "line \(lineNumber) is longer than \(Self.maxLineBytes) bytes (\(lineBytes))",
+                hash: lineHash.value, lineNumber: lineNumber)
         }
         var bytes = line[...]
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }

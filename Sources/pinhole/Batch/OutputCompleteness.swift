@@ -2,7 +2,7 @@ import Foundation
 import Pinhole
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether a thumbnail file already written is whole, for `--skip-existing`: the file must start with its
@@ -31,7 +31,7 @@ enum OutputCompleteness {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
         let size = Int(status.st_size)
         guard size >= 12, let head = read(descriptor, at: 0, count: 12),
-              let tail = read(descriptor, at: size - 12, count: 12)
+            let tail = read(descriptor, at: size - 12, count: 12)
         else { return false }
         switch format {
         case .jpeg:

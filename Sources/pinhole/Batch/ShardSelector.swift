@@ -68,7 +68,8 @@ struct ShardSelector: Sendable, Hashable, CustomStringConvertible {
             let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0
             return (id - minimum, " (SLURM_ARRAY_TASK_ID \(id) - SLURM_ARRAY_TASK_MIN \(minimum))")
         }
-        throw UsageError("--shard auto/N needs JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or "
-            + "SLURM_ARRAY_TASK_ID (Slurm job array) in the environment")
+        throw UsageError(
+            "--shard auto/N needs JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or "
+                + "SLURM_ARRAY_TASK_ID (Slurm job array) in the environment")
     }
 }

@@ -31,7 +31,10 @@ extension BenchCommand {
 
     static func batch(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try ArgumentReader(options: batchOptions).read(arguments)
-        if parsed.has("--help") { print(batchHelp); return 0 }
+        if parsed.has("--help") {
+            print(batchHelp)
+            return 0
+        }
         guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
         var configuration = BatchMemoryBenchmark.Configuration(
             pinholeExecutable: executablePath, corpus: parsed.positionals.first ?? defaultCorpus)

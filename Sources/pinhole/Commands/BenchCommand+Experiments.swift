@@ -19,7 +19,10 @@ extension BenchCommand {
 
     static func experiments(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try ArgumentReader(options: experimentsOptions).read(arguments)
-        if parsed.has("--help") { print(experimentsHelp); return 0 }
+        if parsed.has("--help") {
+            print(experimentsHelp)
+            return 0
+        }
         guard parsed.positionals.isEmpty else { throw UsageError("bench experiments takes no positional arguments") }
         let json = parsed.has("--json")
         do {

@@ -4,8 +4,10 @@ import PinholeBench
 /// `pinhole bench scroll`: the scroll reproduction (see ``ScrollBenchmark``).
 extension BenchCommand {
     static let scrollOptions: [OptionSpec] = [
-        .value("--strategy", "S", help: "naive, pinhole, unguarded (Pinhole with ImageSlot's generation check off, "
-            + "to show the wrong-row measure works) or both (idle reference loop, Pinhole, naive). Default: both."),
+        .value(
+            "--strategy", "S",
+            help: "naive, pinhole, unguarded (Pinhole with ImageSlot's generation check off, "
+                + "to show the wrong-row measure works) or both (idle reference loop, Pinhole, naive). Default: both."),
         .value("--rows", "N", help: "Rows in the list. Default: 200."),
         .value("--visible", "N", help: "Rows on screen. Default: 12."),
         .value("--latency-ms", "MS", help: "Server latency per image. Default: 250."),
@@ -33,7 +35,10 @@ extension BenchCommand {
 
     static func scroll(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try ArgumentReader(options: scrollOptions).read(arguments)
-        if parsed.has("--help") { print(scrollHelp); return 0 }
+        if parsed.has("--help") {
+            print(scrollHelp)
+            return 0
+        }
         guard parsed.positionals.isEmpty else { throw UsageError("bench scroll takes no positional arguments") }
         var configuration = ScrollBenchmark.Configuration()
         switch try parsed.choice("--strategy", default: "both", in: ["naive", "pinhole", "unguarded", "both"]) {
@@ -79,7 +84,8 @@ extension BenchCommand {
         guard let naive = results.first(where: { $0.strategy == "naive" }), naive.requestsCompleted == 0 else {
             return false
         }
-        let message = "pinhole bench scroll: no download of the naive strategy reached the server: its figures "
+        let message =
+            "pinhole bench scroll: no download of the naive strategy reached the server: its figures "
             + "are not a comparison (is FoundationNetworking linked?)\n"
         FileHandle.standardError.write(Data(message.utf8))
         return true

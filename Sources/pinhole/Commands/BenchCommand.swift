@@ -66,7 +66,9 @@ enum BenchCommand {
         case "scroll": return try await scroll(Array(arguments.dropFirst()))
         case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "batch": return try await batch(Array(arguments.dropFirst()))
-        case "--help", "-h": print(help); return 0
+        case "--help", "-h":
+            print(help)
+            return 0
         case let other?:
             throw UsageError(
                 "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
@@ -77,7 +79,10 @@ enum BenchCommand {
 
     private static func thumbnail(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try ArgumentReader(options: thumbnailOptions).read(arguments)
-        if parsed.has("--help") { print(help); return 0 }
+        if parsed.has("--help") {
+            print(help)
+            return 0
+        }
         guard parsed.positionals.count <= 1 else { throw UsageError("at most one corpus directory") }
         let corpus = parsed.positionals.first ?? defaultCorpus
         if parsed.has("--compare") { return try await compare(parsed, corpus: corpus) }
@@ -105,16 +110,21 @@ enum BenchCommand {
 
     private static func rss(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try ArgumentReader(options: rssOptions).read(arguments)
-        if parsed.has("--help") { print(help); return 0 }
+        if parsed.has("--help") {
+            print(help)
+            return 0
+        }
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw UsageError("bench rss needs exactly one FILE")
         }
         let size = try parsed.integer("--size", default: 360, in: 1...16384)
         do {
             let result = try await RSSProbe.measure(path: file, size: size)
-            print(parsed.has("--json") ? try Self.json(result)
-                  : "\(file): \(result.width)×\(result.height) → \(result.thumbnailWidth)×\(result.thumbnailHeight), "
-                    + "peak RSS \(result.peakResidentBytes) bytes")
+            print(
+                parsed.has("--json")
+                    ? try Self.json(result)
+                    : "\(file): \(result.width)×\(result.height) → \(result.thumbnailWidth)×\(result.thumbnailHeight), "
+                        + "peak RSS \(result.peakResidentBytes) bytes")
             return 0
         } catch {
             FileHandle.standardError.write(Data("pinhole bench rss: \(error)\n".utf8))
@@ -126,7 +136,8 @@ enum BenchCommand {
     static var defaultCorpus: String {
         let environment = ProcessInfo.processInfo.environment
         if let corpus = environment["PINHOLE_CORPUS"], !corpus.isEmpty { return corpus }
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let cache =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() + "/.cache")
         return cache + "/pinhole/corpus"
     }
@@ -141,8 +152,10 @@ enum BenchCommand {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let fixture = repository.appendingPathComponent("Tests/Fixtures/cases/inputs/large-4096x4096.jpg").path
-        let photos = ["kleiber-20mp.jpg", "seeding-16mp-baseline.jpg", "kleiber-20mp-progressive.jpg",
-                      "sunset-12mp.png", "seeding-16mp.webp"].map { corpus + "/" + $0 }
+        let photos = [
+            "kleiber-20mp.jpg", "seeding-16mp-baseline.jpg", "kleiber-20mp-progressive.jpg",
+            "sunset-12mp.png", "seeding-16mp.webp",
+        ].map { corpus + "/" + $0 }
         return ([fixture] + photos).filter { FileManager.default.fileExists(atPath: $0) }
     }
 

@@ -24,7 +24,10 @@ enum BenchDownloadCommand {
 
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try ArgumentReader(options: options).read(arguments)
-        if parsed.has("--help") { print(help); return 0 }
+        if parsed.has("--help") {
+            print(help)
+            return 0
+        }
         var configuration = DownloadBenchmark.Configuration()
         configuration.runs = try parsed.integer("--runs", default: 5, in: 1...100)
         configuration.requests = try parsed.integer("--requests", default: 1000, in: 1...1_000_000)

@@ -19,7 +19,9 @@ enum BenchPipelineCommand {
             return 0
         }
         var configuration = PipelineBenchmark.Configuration()
-        if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count, let runs = Int(arguments[index + 1]), runs > 0 {
+        if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count,
+            let runs = Int(arguments[index + 1]), runs > 0
+        {
             configuration.runs = runs
         }
         let json = arguments.contains("--json")

@@ -1,10 +1,10 @@
 import Foundation
 import Pinhole
 import PinholeBench
+import PinholeCurl
 import PinholeShared
 import PinholeTestServer
 import PinholeVips
-import PinholeCurl
 
 /// The cancellation storm (`pinhole debug storm`): many requests over a few hundred URLs, with random
 /// cancellations and priority changes, against a loopback server with random latency and faults, through the
@@ -126,7 +126,8 @@ enum CancellationStorm {
         report.finalThreads = ProcessStats.threadCount()
         let elapsed = ContinuousClock.now - start
         report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        report.passed = report.answers == requests && report.unexpected == 0 && report.activeImageJobs == 0
+        report.passed =
+            report.answers == requests && report.unexpected == 0 && report.activeImageJobs == 0
             && report.networkRunning == 0 && report.networkWaiting == 0 && report.activeTransfers == 0
             && report.finalFileDescriptors <= report.baselineFileDescriptors + 2
             && report.finalThreads <= report.baselineThreads + 8

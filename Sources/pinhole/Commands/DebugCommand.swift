@@ -44,8 +44,14 @@ enum DebugCommand {
         var result: [String] = []
         var skip = false
         for argument in arguments {
-            if skip { skip = false; continue }
-            if argument.hasPrefix("--") { skip = true; continue }
+            if skip {
+                skip = false
+                continue
+            }
+            if argument.hasPrefix("--") {
+                skip = true
+                continue
+            }
             result.append(argument)
         }
         return result

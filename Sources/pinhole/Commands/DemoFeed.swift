@@ -2,9 +2,9 @@ import Foundation
 import Pinhole
 import PinholeTestServer
 
-/// The demo behind `pinhole gallery` without a FEED (``GalleryCommand`` starts it and hands its URL to the gallery): a JSON Feed of ``itemCount`` items over the real-photo
-/// corpus, served by a ``PinholeTestServer`` on loopback with a realistic latency, so the demo exercises the
-/// real network path (HTTP, coalescing, cancellation, decoding).
+/// The demo behind `pinhole gallery` without a FEED (``GalleryCommand`` starts it and hands its URL to the gallery): a
+/// JSON Feed of ``itemCount`` items over the real-photo corpus, served by a ``PinholeTestServer`` on loopback with a
+/// realistic latency, so the demo exercises the real network path (HTTP, coalescing, cancellation, decoding).
 ///
 /// - `/feed.json` answers after 150 ms (`application/feed+json`).
 /// - `/img/N/FILE` serves corpus photo FILE (item N cycles over the photos, so every item has its own URL and

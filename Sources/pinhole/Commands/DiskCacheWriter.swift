@@ -68,7 +68,8 @@ enum DiskCacheWriter {
             let fresh = payload(for: keys[0], using: &rng)
             try await cache.store(fresh, metadata: metadata(), for: keys[0])
             report.storeAndReadWorks = await cache.entry(for: keys[0])?.data == fresh
-            report.passed = report.mismatched.isEmpty && report.indexedBytes <= limit
+            report.passed =
+                report.mismatched.isEmpty && report.indexedBytes <= limit
                 && report.bytesOnDisk <= limit && report.storeAndReadWorks
         } catch {
             FileHandle.standardError.write(Data("disk-cache-check: \(error)\n".utf8))

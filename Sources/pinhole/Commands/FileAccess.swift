@@ -2,7 +2,7 @@ import Foundation
 import Pinhole
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Blocking file reads and writes that report ``PinholeError``s. Call them on a ``WorkerThreadPool``
@@ -34,8 +34,9 @@ enum FileAccess {
     static func write(_ data: Data, to path: String) throws(PinholeError) {
         let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
             throw PinholeError(.writeFailed, "cannot write \(path): \(describe(error))", underlying: error)
@@ -49,8 +50,9 @@ enum FileAccess {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw PinholeError(.writeFailed, "cannot create directory \(path): \(describe(error))",
-                               underlying: error)
+            throw PinholeError(
+                .writeFailed, "cannot create directory \(path): \(describe(error))",
+                underlying: error)
         }
     }
 

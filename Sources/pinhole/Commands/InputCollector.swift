@@ -55,8 +55,10 @@ struct InputCollector: Sendable {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath()
         guard !excludedPaths.contains(root.path) else { return [] }
         let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey, .fileSizeKey]
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys,
-                                                          options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: keys,
+                options: [.skipsHiddenFiles])
         else { return [] }
         var found: [(relativePath: String, byteCount: Int?)] = []
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"

@@ -23,7 +23,8 @@ extension InputFile {
         }
         let components = path.split(separator: "/").filter { $0 != "." && $0 != ".." }
         let relative = components.joined(separator: "/")
-        self.init(path: text, relativePath: relative.isEmpty ? "image" : relative, isExplicit: true,
-                  source: URL(fileURLWithPath: path))
+        self.init(
+            path: text, relativePath: relative.isEmpty ? "image" : relative, isExplicit: true,
+            source: URL(fileURLWithPath: path))
     }
 }

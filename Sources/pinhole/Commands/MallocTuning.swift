@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// glibc `malloc` tuning for a batch of large, short-lived decode buffers, set with `mallopt` at start.
@@ -32,7 +32,9 @@ enum MallocTuning {
     static func setsNumber(_ value: String?) -> Bool {
         guard let value else { return false }
         let lowercased = value.lowercased()
-        if lowercased.hasPrefix("0x") { return lowercased.count > 2 && UInt64(lowercased.dropFirst(2), radix: 16) != nil }
+        if lowercased.hasPrefix("0x") {
+            return lowercased.count > 2 && UInt64(lowercased.dropFirst(2), radix: 16) != nil
+        }
         return UInt64(value) != nil
     }
 
@@ -44,14 +46,16 @@ enum MallocTuning {
     /// does nothing when `mallopt` is not found.
     static func apply(command: String?) {
         #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        let environment = ProcessInfo.processInfo.environment
-        if !setsNumber(environment["MALLOC_MMAP_THRESHOLD_"]) { _ = mallopt(mmapThresholdParameter, mmapThresholdBytes) }
-        if !setsNumber(environment["MALLOC_TOP_PAD_"]), padsArenaTop(command: command) {
-            _ = mallopt(topPadParameter, topPadBytes)
-        }
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+            let environment = ProcessInfo.processInfo.environment
+            if !setsNumber(environment["MALLOC_MMAP_THRESHOLD_"]) {
+                _ = mallopt(mmapThresholdParameter, mmapThresholdBytes)
+            }
+            if !setsNumber(environment["MALLOC_TOP_PAD_"]), padsArenaTop(command: command) {
+                _ = mallopt(topPadParameter, topPadBytes)
+            }
         #endif
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension PinholeCLI {
@@ -12,7 +12,9 @@ extension PinholeCLI {
     func batch(_ configuration: ThumbnailCommand.Configuration) async -> Int32 {
         let command = ThumbnailCommand(configuration: configuration, codecs: makeCodecs(configuration.jobs))
         let showsBar = isatty(STDERR_FILENO) == 1 && !(configuration.jsonLines && isatty(STDOUT_FILENO) == 1)
-        let style: BatchReporter.Style = configuration.jsonLines ? .jsonLines
+        let style: BatchReporter.Style =
+            configuration.jsonLines
+            ? .jsonLines
             : configuration.json ? .quiet : .failureLines
         let reporter = BatchReporter(style: style, progressBar: ProgressBar(isEnabled: showsBar))
         let summary = await command.runBatch(reporter: reporter, countsTotal: showsBar)

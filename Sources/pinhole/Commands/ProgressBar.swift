@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A one-line progress bar on stderr, redrawn in place (`\r`), shown only when stderr is a terminal.
@@ -47,8 +47,9 @@ struct ProgressBar {
         let now = clock.now
         if let lastDraw, now - lastDraw < .milliseconds(50), total.map({ finished < $0 }) ?? true { return nil }
         lastDraw = now
-        let line = Self.line(finished: finished, failed: failed, skipped: skipped, total: total,
-                             seconds: (now - start) / .seconds(1))
+        let line = Self.line(
+            finished: finished, failed: failed, skipped: skipped, total: total,
+            seconds: (now - start) / .seconds(1))
         return "\r" + line + "\u{1B}[K"
     }
 
@@ -88,7 +89,8 @@ struct ProgressBar {
     static func duration(_ seconds: Double) -> String {
         let whole = Int(min(seconds.rounded(.up), 359_999))
         let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs)
+        return hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, secs)
             : String(format: "%d:%02d", minutes, secs)
     }
 

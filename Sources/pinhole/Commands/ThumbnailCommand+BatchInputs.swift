@@ -54,14 +54,17 @@ extension ThumbnailCommand {
         switch entry {
         case .input(let text, let hash, let lineNumber):
             guard let input = InputFile(listed: text) else {
-                return .invalid(ThumbnailReport.Failure(
-                    input: text, kind: "invalid_input",
-                    message: "line \(lineNumber) of \(list) is not an http(s) URL, a file: URL or a path"))
+                return .invalid(
+                    ThumbnailReport.Failure(
+                        input: text, kind: "invalid_input",
+                        message: "line \(lineNumber) of \(list) is not an http(s) URL, a file: URL or a path"))
             }
             return .input(input, output: outputPath(naming.name(forListed: input.relativePath, hash: hash)))
         case .invalid(let reason, _, let lineNumber):
-            return .invalid(ThumbnailReport.Failure(input: "\(list):\(lineNumber)", kind: "invalid_input",
-                                                    message: reason))
+            return .invalid(
+                ThumbnailReport.Failure(
+                    input: "\(list):\(lineNumber)", kind: "invalid_input",
+                    message: reason))
         }
     }
 
@@ -76,8 +79,10 @@ extension ThumbnailCommand {
                 URL(string: $0).map(InputFile.init(url:))
             }
         } catch {
-            await reporter.record(BatchRecord(Self.failure(configuration.inputs.joined(separator: " "), error),
-                                              output: nil))
+            await reporter.record(
+                BatchRecord(
+                    Self.failure(configuration.inputs.joined(separator: " "), error),
+                    output: nil))
         }
         if let feed = configuration.feed {
             do {

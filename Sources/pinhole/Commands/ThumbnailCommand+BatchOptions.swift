@@ -3,17 +3,25 @@ import Foundation
 extension ThumbnailCommand.Configuration {
     /// The options of batch runs: streamed inputs, shards, resume, JSON lines.
     static let batchOptions: [OptionSpec] = [
-        .value("--input-list", "FILE", help: "Read the inputs from FILE ('-': standard input), one path or "
-            + "http(s) URL per line, as the run goes: memory stays flat however long the list. Not with INPUT "
-            + "arguments or --feed."),
-        .value("--shard", "I/N", help: "Take only the inputs whose stable hash (FNV-1a 64 of the path or URL as "
-            + "given) modulo N is I (0 <= I < N); N processes with 0/N ... (N-1)/N cover every input once. "
-            + "auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID minus "
-            + "SLURM_ARRAY_TASK_MIN (Slurm job array)."),
-        .flag("--skip-existing", help: "Leave an input alone when its output file already exists and is whole "
-            + "(ends where its format says it ends), so a killed run restarted with the same arguments resumes."),
-        .flag("--jsonl", help: "Print one JSON object per input on stdout as it finishes (input, output, width, "
-            + "height, bytes; or skipped; or error {kind, message}), then one summary line {\"summary\": {...}}."),
+        .value(
+            "--input-list", "FILE",
+            help: "Read the inputs from FILE ('-': standard input), one path or "
+                + "http(s) URL per line, as the run goes: memory stays flat however long the list. Not with INPUT "
+                + "arguments or --feed."),
+        .value(
+            "--shard", "I/N",
+            help: "Take only the inputs whose stable hash (FNV-1a 64 of the path or URL as "
+                + "given) modulo N is I (0 <= I < N); N processes with 0/N ... (N-1)/N cover every input once. "
+                + "auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID minus "
+                + "SLURM_ARRAY_TASK_MIN (Slurm job array)."),
+        .flag(
+            "--skip-existing",
+            help: "Leave an input alone when its output file already exists and is whole "
+                + "(ends where its format says it ends), so a killed run restarted with the same arguments resumes."),
+        .flag(
+            "--jsonl",
+            help: "Print one JSON object per input on stdout as it finishes (input, output, width, "
+                + "height, bytes; or skipped; or error {kind, message}), then one summary line {\"summary\": {...}}."),
     ]
 
     /// Whether the run is a batch run: inputs stream through, results are reported as they finish, and no
@@ -38,8 +46,9 @@ extension ThumbnailCommand.Configuration {
         }
         if json && jsonLines { throw UsageError("--json and --jsonl both print on stdout; choose one") }
         if isBatch && contactSheet != nil {
-            throw UsageError("--contact-sheet needs every thumbnail in memory; it cannot be combined with "
-                + "--input-list, --shard, --skip-existing or --jsonl")
+            throw UsageError(
+                "--contact-sheet needs every thumbnail in memory; it cannot be combined with "
+                    + "--input-list, --shard, --skip-existing or --jsonl")
         }
     }
 

@@ -52,35 +52,53 @@ extension ThumbnailCommand {
             ("jpeg", .jpeg, "jpg"), ("png", .png, "png"), ("webp", .webp, "webp"),
         ]
 
-        static let options: [OptionSpec] = [
-            .value("--size", "PIXELS", help: "Longest side of each thumbnail in pixels, 1-16384; smaller images "
-                + "are not upscaled. Default: 360."),
-            .value("--format", "FORMAT", help: "Format of the thumbnail files: jpeg, png or webp. Default: jpeg."),
-            .value("--quality", "Q", help: "Encoder quality for jpeg and webp, 1-100 (ignored for png). Default: 80."),
-            .value("--out", "DIR", help: "Directory the thumbnails are written to (created if missing). "
-                + "Default: ./thumbnails."),
-            .value("--jobs", "N", help: "Images decoded at the same time, 1-256 (one more is read meanwhile). "
-                + "Default: the number of active "
-                + "processors (\(ProcessInfo.processInfo.activeProcessorCount) here)."),
-            .value("--contact-sheet", "FILE", help: "Also write one image of all thumbnails in a grid to FILE; its "
-                + "format follows the extension (.jpg, .jpeg, .png or .webp)."),
-            .value("--feed", "FEED", help: "A JSON Feed 1.1 document (path or http(s) URL); the image of every item "
-                + "is an input too."),
-            .value("--cache-dir", "DIR", help: "Keep the thumbnails of URLs (encoded, with their originals' HTTP "
-                + "freshness) and the originals in a disk cache in DIR (LRU, 150 MB): a second run over the same "
-                + "URLs and sizes downloads and decodes nothing while they are fresh, and revalidates them when "
-                + "stale. An unusable DIR is reported and skipped."),
-            .flag("--untrusted", help: "Treat inputs as untrusted: only http(s) URLs whose host is public (checked "
-                + "again at every redirect; loopback, private and link-local addresses in any spelling are refused) "
-                + "and files under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels "
-                + "and 50 MB each. A refused input fails with kind untrusted_source. Untrusted bytes are decoded only "
-                + "as JPEG, PNG, GIF, WebP, HEIF/AVIF or TIFF, each by its own libvips loader (others, JPEG XL, "
-                + "BMP and SVG among them, fail with kind unsupported_format)."),
-            .value("--allowed-root", "DIR", help: "The directory untrusted inputs must be in. Default: the current "
-                + "directory."),
-            .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
-            .flag("--help", help: "Show this help (also -h)."),
-        ] + batchOptions + requestOptions
+        static let options: [OptionSpec] =
+            [
+                .value(
+                    "--size", "PIXELS",
+                    help: "Longest side of each thumbnail in pixels, 1-16384; smaller images "
+                        + "are not upscaled. Default: 360."),
+                .value("--format", "FORMAT", help: "Format of the thumbnail files: jpeg, png or webp. Default: jpeg."),
+                .value(
+                    "--quality", "Q", help: "Encoder quality for jpeg and webp, 1-100 (ignored for png). Default: 80."),
+                .value(
+                    "--out", "DIR",
+                    help: "Directory the thumbnails are written to (created if missing). "
+                        + "Default: ./thumbnails."),
+                .value(
+                    "--jobs", "N",
+                    help: "Images decoded at the same time, 1-256 (one more is read meanwhile). "
+                        + "Default: the number of active "
+                        + "processors (\(ProcessInfo.processInfo.activeProcessorCount) here)."),
+                .value(
+                    "--contact-sheet", "FILE",
+                    help: "Also write one image of all thumbnails in a grid to FILE; its "
+                        + "format follows the extension (.jpg, .jpeg, .png or .webp)."),
+                .value(
+                    "--feed", "FEED",
+                    help: "A JSON Feed 1.1 document (path or http(s) URL); the image of every item "
+                        + "is an input too."),
+                .value(
+                    "--cache-dir", "DIR",
+                    help: "Keep the thumbnails of URLs (encoded, with their originals' HTTP freshness) and the "
+                        + "originals in a disk cache in DIR (LRU, 150 MB): a second run over the same URLs and sizes "
+                        + "downloads and decodes nothing while they are fresh, and revalidates them when stale. An "
+                        + "unusable DIR is reported and skipped."),
+                .flag(
+                    "--untrusted",
+                    help: "Treat inputs as untrusted: only http(s) URLs whose host is public (checked again at every "
+                        + "redirect; loopback, private and link-local addresses in any spelling are refused) and files "
+                        + "under --allowed-root (symbolic links resolved, '..' refused); at most 100 megapixels and 50 "
+                        + "MB each. A refused input fails with kind untrusted_source. Untrusted bytes are decoded only "
+                        + "as JPEG, PNG, GIF, WebP, HEIF/AVIF or TIFF, each by its own libvips loader (others, "
+                        + "JPEG XL, BMP and SVG among them, fail with kind unsupported_format)."),
+                .value(
+                    "--allowed-root", "DIR",
+                    help: "The directory untrusted inputs must be in. Default: the current "
+                        + "directory."),
+                .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
+                .flag("--help", help: "Show this help (also -h)."),
+            ] + batchOptions + requestOptions
 
         /// Parses the arguments after `thumbnail`.
         ///
@@ -158,7 +176,8 @@ extension ThumbnailCommand {
                 "URL asked for twice is downloaded once (coalescing and the memory cache).",
                 "",
                 "ARGUMENTS:",
-                "  INPUT...   Image files, directories and http(s) URLs. Directories are searched recursively in sorted",
+                "  INPUT...   Image files, directories and http(s) URLs. Directories are searched recursively "
+                    + "in sorted",
                 "             order, skipping hidden files and the output directory. Images are recognised by",
                 "             their content (magic bytes), not their extension. A file named here that is",
                 "             not an image is reported as an error; non-image files found while searching a",

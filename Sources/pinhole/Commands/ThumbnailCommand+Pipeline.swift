@@ -1,7 +1,7 @@
 import Foundation
 import Pinhole
-import PinholeGallery
 import PinholeCurl
+import PinholeGallery
 
 extension ThumbnailCommand {
     /// The pipeline the command loads through: the injected decoder and encoder, HTTP(S) and file loaders, a memory
@@ -23,7 +23,8 @@ extension ThumbnailCommand {
         // a stale thumbnail is revalidated (a conditional request, 304: no body) and another size needs no download.
         pipelineConfiguration.diskCachePolicy = .storeAll
         if configuration.untrusted {
-            pipelineConfiguration.sourcePolicy = .untrusted(allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
+            pipelineConfiguration.sourcePolicy = .untrusted(
+                allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
         }
         pipelineConfiguration.onDiagnostic = { line in
             FileHandle.standardError.write(Data("pinhole: \(line)\n".utf8))

@@ -45,20 +45,32 @@ extension ThumbnailCommand.Configuration {
     var outputNameExtension: String { request.nameLabel(size: size) + fileExtension }
 
     static let requestOptions: [OptionSpec] = [
-        .value("--width", "POINTS", help: "Width of the thumbnail box (times --scale: pixels), 1-16384. With "
-            + "--height: a box instead of --size; alone: fit to this width."),
-        .value("--height", "POINTS", help: "Height of the thumbnail box (times --scale: pixels), 1-16384; alone: "
-            + "fit to this height."),
+        .value(
+            "--width", "POINTS",
+            help: "Width of the thumbnail box (times --scale: pixels), 1-16384. With "
+                + "--height: a box instead of --size; alone: fit to this width."),
+        .value(
+            "--height", "POINTS",
+            help: "Height of the thumbnail box (times --scale: pixels), 1-16384; alone: "
+                + "fit to this height."),
         .flag("--fit", help: "Keep the whole image inside the box, aspect kept (the default)."),
-        .flag("--fill", help: "Cover the box, aspect kept; with --crop, cut to exactly the box. Needs --width "
-            + "and --height."),
-        .value("--crop", "ANCHOR", help: "With --fill: cut to exactly the box, keeping the centre, or the most "
-            + "interesting region (attention: edges, skin, saturation; entropy). centre, attention or entropy."),
+        .flag(
+            "--fill",
+            help: "Cover the box, aspect kept; with --crop, cut to exactly the box. Needs --width "
+                + "and --height."),
+        .value(
+            "--crop", "ANCHOR",
+            help: "With --fill: cut to exactly the box, keeping the centre, or the most "
+                + "interesting region (attention: edges, skin, saturation; entropy). centre, attention or entropy."),
         .value("--scale", "S", help: "Pixels per point for --size, --width and --height, 0.1-16. Default: 1."),
-        .value("--header", "'NAME: VALUE'", help: "An HTTP header sent with every URL (repeatable), e.g. "
-            + "'Authorization: Bearer T'. Authorization and Cookie values join the cache key, hashed."),
-        .flag("--offline", help: "Load nothing: answer from the --cache-dir disk cache only (stale entries "
-            + "included); an input it does not hold fails with kind not_cached."),
+        .value(
+            "--header", "'NAME: VALUE'",
+            help: "An HTTP header sent with every URL (repeatable), e.g. "
+                + "'Authorization: Bearer T'. Authorization and Cookie values join the cache key, hashed."),
+        .flag(
+            "--offline",
+            help: "Load nothing: answer from the --cache-dir disk cache only (stale entries "
+                + "included); an input it does not hold fails with kind not_cached."),
     ]
 
     /// Reads the request flags from `parsed` into ``request``, and sets ``size`` to the box's longest side in pixels
@@ -78,8 +90,10 @@ extension ThumbnailCommand.Configuration {
         if fill && parsed.has("--fit") { throw UsageError("--fit and --fill exclude each other") }
         if parsed.string("--crop") != nil {
             guard fill else { throw UsageError("--crop needs --fill") }
-            let chosen = try parsed.choice("--crop", default: "centre", in: ["centre", "center", "attention", "entropy"])
-            flags.contentMode = .fill(crop: ThumbnailOptions.Crop(rawValue: chosen == "center" ? "centre" : chosen) ?? .centre)
+            let chosen = try parsed.choice(
+                "--crop", default: "centre", in: ["centre", "center", "attention", "entropy"])
+            flags.contentMode = .fill(
+                crop: ThumbnailOptions.Crop(rawValue: chosen == "center" ? "centre" : chosen) ?? .centre)
         } else if fill {
             flags.contentMode = .aspectFill
         }
@@ -87,7 +101,9 @@ extension ThumbnailCommand.Configuration {
         let height = parsed.string("--height") == nil ? nil : try parsed.integer("--height", default: 0, in: 1...16384)
         if width != nil || height != nil {
             guard parsed.string("--size") == nil else { throw UsageError("--size excludes --width and --height") }
-            guard !fill || (width != nil && height != nil) else { throw UsageError("--fill needs --width and --height") }
+            guard !fill || (width != nil && height != nil) else {
+                throw UsageError("--fill needs --width and --height")
+            }
             flags.box = PixelSize(
                 width: RequestFlags.pixels(width ?? 16384, width == nil ? 1 : flags.scale),
                 height: RequestFlags.pixels(height ?? 16384, height == nil ? 1 : flags.scale))
@@ -103,7 +119,8 @@ extension ThumbnailCommand.Configuration {
             }
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }), !value.contains(where: \.isNewline)
+            guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }),
+                !value.contains(where: \.isNewline)
             else { throw UsageError("--header needs 'Name: value', not '\(header)'") }
             flags.headers[name] = value
         }

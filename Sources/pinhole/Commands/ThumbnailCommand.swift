@@ -55,7 +55,8 @@ struct ThumbnailCommand: Sendable {
         let arguments = configuration.inputs.map(InputArgument.init)
         for (argument, parsed) in zip(configuration.inputs, arguments) {
             guard case .invalid(let reason) = parsed else { continue }
-            report.errors.append(ThumbnailReport.Failure(input: argument, kind: InputArgument.invalidKind, message: reason))
+            report.errors.append(
+                ThumbnailReport.Failure(input: argument, kind: InputArgument.invalidKind, message: reason))
         }
         do {
             try await ioPool.run { [configuration] in try FileAccess.createDirectory(configuration.outputDirectory) }
@@ -161,8 +162,9 @@ struct ThumbnailCommand: Sendable {
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
             let encoded = try await codecs.encoder.encode(decoded.image, options: encoding)
             try await ioPool.run { try FileAccess.write(encoded, to: output) }
-            let written = ThumbnailReport.Output(input: input.path, output: output, width: decoded.image.width,
-                                                 height: decoded.image.height, bytes: encoded.count)
+            let written = ThumbnailReport.Output(
+                input: input.path, output: output, width: decoded.image.width,
+                height: decoded.image.height, bytes: encoded.count)
             return .written(written, image: configuration.contactSheet == nil ? nil : decoded.image)
         } catch {
             return .failed(Self.failure(input.path, error))

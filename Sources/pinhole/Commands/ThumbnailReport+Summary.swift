@@ -24,8 +24,9 @@ extension ThumbnailReport {
             lines += errors.map { "  \($0.input): \($0.kind): \($0.message)" }
         }
         if let contactSheet {
-            lines.append("Contact sheet: \(contactSheet.output) (\(contactSheet.width)×\(contactSheet.height), "
-                + "\(Self.bytes(contactSheet.bytes)))")
+            lines.append(
+                "Contact sheet: \(contactSheet.output) (\(contactSheet.width)×\(contactSheet.height), "
+                    + "\(Self.bytes(contactSheet.bytes)))")
         }
         return lines.joined(separator: "\n")
     }

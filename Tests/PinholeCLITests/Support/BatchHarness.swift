@@ -1,7 +1,8 @@
 import Foundation
 import Pinhole
-@testable import pinhole
 import PinholeShared
+
+@testable import pinhole
 
 /// Runs ``ThumbnailCommand/runBatch(reporter:countsTotal:queueCapacity:)`` with fake codecs and captures what
 /// a batch run prints, for the batch tests.

@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeShared
 import Synchronization
+
 @testable import pinhole
 
 /// Codecs that need no libvips: the decoder reads the size from a tiny text header and counts how many
@@ -57,8 +58,9 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
         guard parts.count == 2 else { throw PinholeError(.truncated, "the data ends before the image does") }
         let box = options.thumbnail ?? ThumbnailOptions(maxPixelSize: Int.max)
         let size = box.fittedSize(width: parts[0], height: parts[1])
-        let image = PixelImage(width: size.width, height: size.height, pixelFormat: .gray8,
-                               pixels: [UInt8](repeating: 128, count: size.width * size.height))
+        let image = PixelImage(
+            width: size.width, height: size.height, pixelFormat: .gray8,
+            pixels: [UInt8](repeating: 128, count: size.width * size.height))
         return DecodedImage(image: image, info: .init(format: .png, width: parts[0], height: parts[1]))
     }
 
@@ -69,8 +71,9 @@ final class FakeCodecs: ImageDecoding, ImageEncoding {
     /// The codecs for ``ThumbnailCommand``; the contact sheet is one row of the images' cells.
     var codecs: ThumbnailCommand.Codecs {
         ThumbnailCommand.Codecs(decoder: self, encoder: self) { images, cellSize in
-            PixelImage(width: cellSize * images.count, height: cellSize, pixelFormat: .gray8,
-                       pixels: [UInt8](repeating: 255, count: cellSize * images.count * cellSize))
+            PixelImage(
+                width: cellSize * images.count, height: cellSize, pixelFormat: .gray8,
+                pixels: [UInt8](repeating: 255, count: cellSize * images.count * cellSize))
         }
     }
 }

@@ -41,8 +41,15 @@ enum Snapshot {
             let first =
                 Array(zip(storedLines, actualLines)).firstIndex { $0 != $1 }
                 ?? min(storedLines.count, actualLines.count)
+            let stored = first < storedLines.count ? String(storedLines[first]) : "<none>"
+            let shown = first < actualLines.count ? String(actualLines[first]) : "<none>"
             Issue.record(
-                "Snapshot \(name).txt differs first at line \(first + 1):\n  stored: \(first < storedLines.count ? String(storedLines[first]) : "<none>")\n  actual: \(first < actualLines.count ? String(actualLines[first]) : "<none>")\nRe-record with PINHOLE_RECORD_SNAPSHOTS=1 if the change is intended.",
+                """
+                Snapshot \(name).txt differs first at line \(first + 1):
+                  stored: \(stored)
+                  actual: \(shown)
+                Re-record with PINHOLE_RECORD_SNAPSHOTS=1 if the change is intended.
+                """,
                 sourceLocation: sourceLocation)
         }
     }

@@ -37,7 +37,8 @@ struct Tmux {
             pane = try await capture(escapes: escapes)
         }
         if !condition(pane) {
-            Issue.record("the pane did not show what was waited for within \(timeout) × load factor:\n\(pane)",
+            Issue.record(
+                "the pane did not show what was waited for within \(timeout) × load factor:\n\(pane)",
                 sourceLocation: sourceLocation)
         }
         return pane

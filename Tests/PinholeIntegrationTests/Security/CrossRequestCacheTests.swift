@@ -43,8 +43,9 @@ struct CrossRequestCacheTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipeline = Self.pipeline(directory: directory)
         func request(_ user: String) -> ImageRequest {
-            ImageRequest(url: server.url("/me.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32),
-                         headers: [vary ?? "X-Api-Key": user])
+            ImageRequest(
+                url: server.url("/me.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 32),
+                headers: [vary ?? "X-Api-Key": user])
         }
         let alice = try await pipeline.image(for: request("alice"))
         #expect(Self.isRed(alice))

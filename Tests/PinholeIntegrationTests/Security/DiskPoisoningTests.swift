@@ -23,22 +23,29 @@ struct DiskPoisoningTests {
         // Given a server whose /cut.jpg is half a JPEG (a 200 with the bytes a proxy cut short), fresh for an hour
         let server = try PinholeTestServer()
         defer { server.stop() }
-        server.route("/cut.jpg", Route(
-            headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
-            body: try await Self.truncatedJPEG()))
+        server.route(
+            "/cut.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
+                body: try await Self.truncatedJPEG()))
         let directory = Harness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipeline = Self.pipeline(directory: directory)
         // When its bytes are fetched for the disk (what the disk prefetcher does)
         let result = await Result { try await pipeline.data(for: ImageRequest(url: server.url("/cut.jpg"))) }
         // Then the call fails as undecodable and the disk cache holds nothing
-        guard case .failure(let error) = result else { Issue.record("stored: \(result)"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("stored: \(result)")
+            return
+        }
         #expect([.truncated, .decodingFailed].contains((error as? PinholeError)?.code), "\(error)")
         #expect(await pipeline.diskCache()?.count == 0)
         // And a whole JPEG is fetched and stored as before
-        server.route("/whole.jpg", Route(
-            headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
-            body: try await Fixture.input("size-key-source.jpg")))
+        server.route(
+            "/whole.jpg",
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
+                body: try await Fixture.input("size-key-source.jpg")))
         _ = try await pipeline.data(for: ImageRequest(url: server.url("/whole.jpg")))
         #expect(await pipeline.diskCache()?.count == 1)
     }
@@ -71,7 +78,10 @@ struct DiskPoisoningTests {
         var offline = request
         offline.options = [.returnCacheDataDontLoad]
         let failed = await Result { try await Self.pipeline(directory: directory).image(for: offline) }
-        guard case .failure = failed else { Issue.record("served a bad entry: \(failed)"); return }
+        guard case .failure = failed else {
+            Issue.record("served a bad entry: \(failed)")
+            return
+        }
         #expect(await Self.pipeline(directory: directory).diskCache()?.entry(for: request.sourceKey) == nil)
     }
 }

@@ -23,8 +23,9 @@ struct MemoryVariantTests {
         let pipeline = Self.pipeline()
         let url = server.url("/q.jpg")
         let fill = ThumbnailOptions.ContentMode.fill(crop: .centre)
-        _ = try await pipeline.image(for: ImageRequest(
-            url: url, thumbnail: ThumbnailOptions(size: PixelSize(width: 100, height: 100), contentMode: fill)))
+        _ = try await pipeline.image(
+            for: ImageRequest(
+                url: url, thumbnail: ThumbnailOptions(size: PixelSize(width: 100, height: 100), contentMode: fill)))
         // When a fill of a box whose sides multiply past Int.max is asked (with and without upscaling)
         for upscaling in [false, true] {
             let box = ThumbnailOptions(
@@ -51,8 +52,10 @@ struct MemoryVariantTests {
         let pipeline = Self.pipeline(directory: directory)
         let url = server.url("/r.jpg")
         // (the smaller first, so it is decoded and stored, not shrunk from the larger)
-        _ = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100, allowsUpscaling: true)))
-        _ = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 400, allowsUpscaling: true)))
+        _ = try await pipeline.image(
+            for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100, allowsUpscaling: true)))
+        _ = try await pipeline.image(
+            for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 400, allowsUpscaling: true)))
         // When the photo changes (blue) and the 400 px one is reloaded
         server.route("/r.jpg", .image(try await CrossRequestCacheTests.jpeg((20, 20, 230))))
         var reload = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 400, allowsUpscaling: true))
@@ -61,10 +64,14 @@ struct MemoryVariantTests {
         // Then a 100 px and a 50 px request show the new photo, not the pre-reload picture, also once the memory
         // cache is gone (the stored thumbnails)
         if diskCache { pipeline.removeAllCachedImages() }
-        let small = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100, allowsUpscaling: true)))
-        let smaller = try await pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 50, allowsUpscaling: true)))
+        let small = try await pipeline.image(
+            for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100, allowsUpscaling: true)))
+        let smaller = try await pipeline.image(
+            for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 50, allowsUpscaling: true)))
         for response in [reloaded, small, smaller] {
-            #expect(CrossRequestCacheTests.isBlue(response), "\(CrossRequestCacheTests.colour(response)) from \(response.source)")
+            #expect(
+                CrossRequestCacheTests.isBlue(response),
+                "\(CrossRequestCacheTests.colour(response)) from \(response.source)")
         }
     }
 }

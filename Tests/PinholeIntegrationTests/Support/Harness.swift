@@ -1,11 +1,11 @@
 import Foundation
 import Pinhole
+import PinholeCurl
 import PinholeShared
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
 import Synchronization
-import PinholeCurl
 
 /// A real pipeline (libcurl over loopback, libvips) in front of a real ``PinholeTestServer``, with an
 /// optional disk cache in a fresh temporary directory.
@@ -67,7 +67,8 @@ struct Harness {
     }
 
     func request(_ path: String, size: Int? = 256, priority: ImageRequest.Priority = .normal) -> ImageRequest {
-        ImageRequest(url: server.url(path), thumbnail: size.map { ThumbnailOptions(maxPixelSize: $0) }, priority: priority)
+        ImageRequest(
+            url: server.url(path), thumbnail: size.map { ThumbnailOptions(maxPixelSize: $0) }, priority: priority)
     }
 }
 
@@ -96,6 +97,7 @@ extension PixelImage {
     /// Whether the pixel at (x, y) is within `tolerance` of `rgb` in every channel.
     func matches(x: Int, y: Int, _ rgb: (Int, Int, Int), tolerance: Int) -> Bool {
         let p = pixel(x: x, y: y)
-        return abs(Int(p.r) - rgb.0) <= tolerance && abs(Int(p.g) - rgb.1) <= tolerance && abs(Int(p.b) - rgb.2) <= tolerance
+        return abs(Int(p.r) - rgb.0) <= tolerance && abs(Int(p.g) - rgb.1) <= tolerance
+            && abs(Int(p.b) - rgb.2) <= tolerance
     }
 }

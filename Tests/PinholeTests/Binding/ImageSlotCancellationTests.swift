@@ -6,7 +6,7 @@ import Testing
 @testable import Pinhole
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A row that scrolls away must cost the main actor next to nothing: ``ImageSlot`` hands the pipeline's

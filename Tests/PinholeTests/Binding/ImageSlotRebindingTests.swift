@@ -58,7 +58,8 @@ struct ImageSlotRebindingTests {
     @Test func theSameRequestAtAnotherPriorityReordersTheRunningLoadInsteadOfRestartingIt() async throws {
         // Given one network slot held by a blocker, a slot's low-priority load and a normal one waiting behind it
         let fixture = PipelineFixture(networkLimit: 1)
-        let blocker = fixture.pipeline.imageTask(for: ImageRequest(url: PipelineFixture.url("blocker.jpg"), maxPixelSize: 8))
+        let blocker = fixture.pipeline.imageTask(
+            for: ImageRequest(url: PipelineFixture.url("blocker.jpg"), maxPixelSize: 8))
         defer { blocker.cancel() }
         try #require(await eventually { fixture.loader.waitingURLs.count == 1 })
         let slot = ImageSlot(pipeline: fixture.pipeline)
@@ -66,7 +67,8 @@ struct ImageSlotRebindingTests {
         let row = ImageRequest(url: PipelineFixture.url("row.jpg"), maxPixelSize: 8, priority: .low)
         slot.load(row)
         try #require(await eventually { fixture.pipeline.networkQueueCounts.waiting == 1 })
-        let other = fixture.pipeline.imageTask(for: ImageRequest(url: PipelineFixture.url("other.jpg"), maxPixelSize: 8))
+        let other = fixture.pipeline.imageTask(
+            for: ImageRequest(url: PipelineFixture.url("other.jpg"), maxPixelSize: 8))
         defer { other.cancel() }
         try #require(await eventually { fixture.pipeline.networkQueueCounts.waiting == 2 })
         // When the slot is bound to the same request at high priority
@@ -93,7 +95,10 @@ struct ImageSlotRebindingTests {
         slot.load(ImageRequest(url: PipelineFixture.url("new.jpg"), maxPixelSize: 32))
         #expect(await eventually { fixture.loader.cancelled == [old.url] })
         fixture.loader.releaseAutomatically()
-        #expect(await eventually { await MainActor.run { slot.request?.url.lastPathComponent == "new.jpg" && slot.phase.response != nil } })
+        #expect(
+            await eventually {
+                await MainActor.run { slot.request?.url.lastPathComponent == "new.jpg" && slot.phase.response != nil }
+            })
     }
 
     @Test func anotherSizeOfTheSameURLIsADifferentRequest() async throws {
@@ -138,9 +143,10 @@ struct ImageSlotRebindingTests {
         slot.load(request)
         try #require(await eventually { fixture.loader.waitingURLs == [request.url] })
         fixture.loader.release(request.url, with: .failure(PinholeError(.httpStatus, "HTTP 503", httpStatusCode: 503)))
-        try #require(await eventually {
-            await MainActor.run { if case .failure = slot.phase { true } else { false } }
-        })
+        try #require(
+            await eventually {
+                await MainActor.run { if case .failure = slot.phase { true } else { false } }
+            })
         fixture.loader.releaseAutomatically()
         slot.load(request)
         #expect(await eventually { await MainActor.run { slot.phase.response != nil } })

@@ -6,7 +6,7 @@ import Testing
 @testable import Pinhole
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @MainActor
@@ -131,9 +131,10 @@ struct ImageSlotTests {
         slot.load(request)
         try #require(await eventually { fixture.loader.waitingURLs == [request.url] })
         fixture.loader.release(request.url, with: .failure(PinholeError(.timeout, "stalled")))
-        try #require(await eventually {
-            await MainActor.run { if case .failure = slot.phase { true } else { false } }
-        })
+        try #require(
+            await eventually {
+                await MainActor.run { if case .failure = slot.phase { true } else { false } }
+            })
         // When it retries and the source answers
         slot.retry()
         #expect(slot.phase.isLoading)

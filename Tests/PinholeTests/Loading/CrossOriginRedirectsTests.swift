@@ -15,8 +15,10 @@ struct CrossOriginRedirectsTests {
         #expect(CrossOriginRedirects.sameOrigin(Self.start, try #require(URL(string: target))))
     }
 
-    @Test(arguments: ["http://images.example/b.jpg", "https://images.example:8443/b.jpg",
-                      "https://cdn.images.example/b.jpg", "https://example/b.jpg", "ftp://images.example/b.jpg"])
+    @Test(arguments: [
+        "http://images.example/b.jpg", "https://images.example:8443/b.jpg",
+        "https://cdn.images.example/b.jpg", "https://example/b.jpg", "ftp://images.example/b.jpg",
+    ])
     func anotherSchemeHostOrPortIsAnotherOrigin(_ target: String) throws {
         #expect(!CrossOriginRedirects.sameOrigin(Self.start, try #require(URL(string: target))))
     }
@@ -26,8 +28,10 @@ struct CrossOriginRedirectsTests {
         var configuration = HTTPDataLoader.Configuration()
         configuration.additionalHeaders = ["User-Agent": "Pinhole", "X-Team": "t"]
         var request = DataRequest(url: Self.start, ifNoneMatch: "\"v1\"")
-        request.headers = ["Accept": "image/*", "authorization": "Bearer s", "Cookie": "c=1", "X-Api-Key": "k",
-                           "Proxy-Authorization": "Basic s"]
+        request.headers = [
+            "Accept": "image/*", "authorization": "Bearer s", "Cookie": "c=1", "X-Api-Key": "k",
+            "Proxy-Authorization": "Basic s",
+        ]
         // When the transfer options are made
         let options = try HTTPTransferOptions(request: request, configuration: configuration)
         // Then every header goes to the request's origin, and only the harmless ones elsewhere

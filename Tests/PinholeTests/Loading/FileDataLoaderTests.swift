@@ -1,6 +1,6 @@
 import Foundation
-import PinholeTestSupport
 import Pinhole
+import PinholeTestSupport
 import Testing
 
 /// The file loader reads regular files only, and every other kind of path gets a typed error, never a hang.

@@ -1,7 +1,8 @@
 import Foundation
 import PinholeTestSupport
-@testable import Pinhole
 import Testing
+
+@testable import Pinhole
 @testable import PinholeCurl
 
 /// The response head built from libcurl's header lines: which head is the final one, and its fields.
@@ -14,8 +15,12 @@ struct HTTPResponseHeadTests {
 
     @Test func aPlainResponseIsFinalWithLowercasedJoinedFields() {
         var head = HTTPResponseHead()
-        let kinds = Self.feed(&head, ["HTTP/1.1 200 OK", "Content-Type: image/jpeg", "Vary: Accept",
-                                      "vary: Origin", "ETag:  \"v1\" ", ""])
+        let kinds = Self.feed(
+            &head,
+            [
+                "HTTP/1.1 200 OK", "Content-Type: image/jpeg", "Vary: Accept",
+                "vary: Origin", "ETag:  \"v1\" ", "",
+            ])
         #expect(kinds == [.final])
         #expect(head.status == 200)
         #expect(head.fields == ["content-type": "image/jpeg", "vary": "Accept, Origin", "etag": "\"v1\""])
@@ -23,11 +28,13 @@ struct HTTPResponseHeadTests {
 
     @Test func interimAndRedirectHeadsComeBeforeTheFinalOne() {
         var head = HTTPResponseHead()
-        let kinds = Self.feed(&head, [
-            "HTTP/1.1 100 Continue", "",
-            "HTTP/1.1 302 Found", "Location: /b", "Content-Length: 5", "",
-            "HTTP/2 404", "content-length: 3", "",
-        ])
+        let kinds = Self.feed(
+            &head,
+            [
+                "HTTP/1.1 100 Continue", "",
+                "HTTP/1.1 302 Found", "Location: /b", "Content-Length: 5", "",
+                "HTTP/2 404", "content-length: 3", "",
+            ])
         #expect(kinds == [.interim, .redirect, .final])
         #expect(head.status == 404)
         #expect(head.fields == ["content-length": "3"])
@@ -47,12 +54,16 @@ struct HTTPResponseHeadTests {
         #expect(head.kind == .final)
     }
 
-    @Test(arguments: [("100", nil as String?, 100 as Int?), ("100", "gzip", nil), ("100", "identity", 100),
-                      ("-1", nil, nil), ("ten", nil, nil)])
+    @Test(arguments: [
+        ("100", nil as String?, 100 as Int?), ("100", "gzip", nil), ("100", "identity", 100),
+        ("-1", nil, nil), ("ten", nil, nil),
+    ])
     func theExpectedBodySizeIsTheContentLengthOfAnUnencodedBody(length: String, encoding: String?, expected: Int?) {
         var head = HTTPResponseHead()
-        _ = Self.feed(&head, ["HTTP/1.1 200 OK", "Content-Length: \(length)"]
-                      + (encoding.map { ["Content-Encoding: \($0)"] } ?? []) + [""])
+        _ = Self.feed(
+            &head,
+            ["HTTP/1.1 200 OK", "Content-Length: \(length)"]
+                + (encoding.map { ["Content-Encoding: \($0)"] } ?? []) + [""])
         #expect(head.expectedBodyBytes == expected)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import PinholeTestSupport
-@testable import Pinhole
 import Testing
+
+@testable import Pinhole
 @testable import PinholeCurl
 
 /// What one transfer tells libcurl, from the request and the loader's configuration.
@@ -15,10 +16,11 @@ struct HTTPTransferOptionsTests {
         var request = DataRequest(url: url, ifNoneMatch: "W/\"1\"", ifModifiedSince: "Sun, 06 Nov 1994 08:49:37 GMT")
         request.headers = ["user-agent": "Custom", "X-Empty": ""]
         let options = try HTTPTransferOptions(request: request, configuration: configuration)
-        #expect(options.headerLines == [
-            "Accept: image/*", "X-Empty;", "user-agent: Custom", "If-None-Match: W/\"1\"",
-            "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT",
-        ])
+        #expect(
+            options.headerLines == [
+                "Accept: image/*", "X-Empty;", "user-agent: Custom", "If-None-Match: W/\"1\"",
+                "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT",
+            ])
     }
 
     @Test(arguments: ["a\r\nHost: evil", "a\nb", "a\rb", "a\u{0}b"])
@@ -45,8 +47,10 @@ struct HTTPTransferOptionsTests {
         #expect(options.connectTimeoutMilliseconds == 1)  // at least 1 ms: 0 would mean "none" to libcurl
     }
 
-    @Test(arguments: [(Duration.zero, 1), (.milliseconds(1), 1), (.seconds(1), 1), (.milliseconds(1001), 2),
-                      (.seconds(-5), 1)])
+    @Test(arguments: [
+        (Duration.zero, 1), (.milliseconds(1), 1), (.seconds(1), 1), (.milliseconds(1001), 2),
+        (.seconds(-5), 1),
+    ])
     func theStallTimeoutIsWholeSecondsAtLeastOne(_ duration: Duration, _ seconds: Int) {
         #expect(HTTPTransferOptions.wholeSeconds(roundingUp: duration) == seconds)
     }

@@ -40,7 +40,9 @@ struct CoalescingStateMachineTests {
         var machine = Machine()
         _ = machine.subscribe("a", subscriber: 1, priority: .low, payload: "s1")
         // When a high-priority subscriber joins, the job is raised
-        #expect(machine.subscribe("a", subscriber: 2, priority: .high, payload: "s2") == .join(jobID: 1, newPriority: .high))
+        #expect(
+            machine.subscribe("a", subscriber: 2, priority: .high, payload: "s2") == .join(jobID: 1, newPriority: .high)
+        )
         // When it leaves, the job drops back to the remaining subscriber's priority
         guard case .left(_, _, let newPriority) = machine.unsubscribe("a", subscriber: 2) else {
             Issue.record("expected .left")
@@ -85,7 +87,9 @@ struct CoalescingStateMachineTests {
         var machine = Machine()
         _ = machine.subscribe("a", subscriber: 1, priority: .normal, payload: "s1")
         _ = machine.unsubscribe("a", subscriber: 1)
-        #expect(machine.subscribe("a", subscriber: 2, priority: .normal, payload: "s2") == .start(jobID: 2, priority: .normal))
+        #expect(
+            machine.subscribe("a", subscriber: 2, priority: .normal, payload: "s2")
+                == .start(jobID: 2, priority: .normal))
         // When the old job completes late, nobody is handed its result
         #expect(machine.complete("a", jobID: 1).isEmpty)
         // And the current job's completion hands back its subscriber

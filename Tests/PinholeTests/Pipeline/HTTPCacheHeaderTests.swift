@@ -13,8 +13,10 @@ struct HTTPCacheHeaderTests {
         #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
     }
 
-    @Test(arguments: ["0", "-1", "", "now", "Sun, 06 Nov 1994 08:49:37 +0000", "Sun, 06 Nov 1994 08:49:37 UTC",
-                      "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "1994-11-06T08:49:37Z"])
+    @Test(arguments: [
+        "0", "-1", "", "now", "Sun, 06 Nov 1994 08:49:37 +0000", "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "1994-11-06T08:49:37Z",
+    ])
     func anythingElseIsNotADate(_ text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }
@@ -22,8 +24,10 @@ struct HTTPCacheHeaderTests {
     @Test func aTwoDigitYearMoreThanFiftyYearsAheadIsInThePastCentury() throws {
         // RFC 9110 §5.6.7, for rfc850-date
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
-        let soon = try #require(HTTPDate.parse("Monday, 01-Jan-\(String(format: "%02d", (year + 10) % 100)) 00:00:00 GMT"))
-        let farAhead = try #require(HTTPDate.parse("Monday, 01-Jan-\(String(format: "%02d", (year + 60) % 100)) 00:00:00 GMT"))
+        let soon = try #require(
+            HTTPDate.parse("Monday, 01-Jan-\(String(format: "%02d", (year + 10) % 100)) 00:00:00 GMT"))
+        let farAhead = try #require(
+            HTTPDate.parse("Monday, 01-Jan-\(String(format: "%02d", (year + 60) % 100)) 00:00:00 GMT"))
         #expect(soon > Date())
         #expect(farAhead < Date())
     }
@@ -37,16 +41,20 @@ struct HTTPCacheHeaderTests {
         #expect(directives.directives.map(\.name) == ["private", "no-cache", "max-age", "must-revalidate"])
     }
 
-    @Test(arguments: [("max-age=abc", HTTPCacheControl.Seconds.invalid), ("max-age=", .invalid), ("max-age", .invalid),
-                      ("max-age=-5", .invalid), ("max-age=10, max-age=20", .invalid), ("max-age=10, max-age=10", .seconds(10)),
-                      ("max-age=99999999999999999999", .seconds(2_147_483_648)), ("public", .absent)])
+    @Test(arguments: [
+        ("max-age=abc", HTTPCacheControl.Seconds.invalid), ("max-age=", .invalid), ("max-age", .invalid),
+        ("max-age=-5", .invalid), ("max-age=10, max-age=20", .invalid), ("max-age=10, max-age=10", .seconds(10)),
+        ("max-age=99999999999999999999", .seconds(2_147_483_648)), ("public", .absent),
+    ])
     func maxAgeIsANumberOfSecondsOrInvalid(_ field: String, expected: HTTPCacheControl.Seconds) {
         #expect(HTTPCacheControl(field).maxAge == expected)
     }
 
     @Test func aResponseWithAnInvalidMaxAgeIsStoredStale() {
-        let response = DataResponse(data: Data(), headers: ["cache-control": "max-age=soon"], url: URL(string: "https://a.example/x")!)
-        guard case .store(let metadata) = DiskCacheFreshness.decision(for: response, defaultFreshness: .seconds(3600)) else {
+        let response = DataResponse(
+            data: Data(), headers: ["cache-control": "max-age=soon"], url: URL(string: "https://a.example/x")!)
+        guard case .store(let metadata) = DiskCacheFreshness.decision(for: response, defaultFreshness: .seconds(3600))
+        else {
             Issue.record("not stored")
             return
         }

@@ -13,10 +13,14 @@ struct ImagePipelineCancellationTests {
         let request = ImageRequest(url: url, maxPixelSize: 64)
         let first = Task { try await fixture.pipeline.image(for: request) }
         let second = Task { try await fixture.pipeline.image(for: request) }
-        defer { first.cancel(); second.cancel() }
-        try #require(await eventually {
-            fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
-        })
+        defer {
+            first.cancel()
+            second.cancel()
+        }
+        try #require(
+            await eventually {
+                fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
+            })
         // When the first is cancelled, it leaves with CancellationError while the download goes on
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.cancellableValue }
@@ -35,7 +39,10 @@ struct ImagePipelineCancellationTests {
         let request = ImageRequest(url: url, maxPixelSize: 64)
         let leaving = Task { try await fixture.pipeline.image(for: request) }
         let staying = Task { try await fixture.pipeline.image(for: request) }
-        defer { leaving.cancel(); staying.cancel() }
+        defer {
+            leaving.cancel()
+            staying.cancel()
+        }
         try #require(await eventually { fixture.pipeline.metrics.coalescedJoins == 1 })
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.cancellableValue }
@@ -50,7 +57,8 @@ struct ImagePipelineCancellationTests {
         let fixture = PipelineFixture()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await fixture.pipeline.image(for: ImageRequest(url: PipelineFixture.url("never.jpg"), maxPixelSize: 64))
+            return try await fixture.pipeline.image(
+                for: ImageRequest(url: PipelineFixture.url("never.jpg"), maxPixelSize: 64))
         }
         defer { task.cancel() }
         await #expect(throws: CancellationError.self) { try await task.cancellableValue }
@@ -63,10 +71,14 @@ struct ImagePipelineCancellationTests {
         let url = PipelineFixture.url("two-sizes.jpg")
         let small = Task { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 50)) }
         let large = Task { try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 150)) }
-        defer { small.cancel(); large.cancel() }
-        try #require(await eventually {
-            fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
-        })
+        defer {
+            small.cancel()
+            large.cancel()
+        }
+        try #require(
+            await eventually {
+                fixture.loader.waitingURLs == [url] && fixture.pipeline.metrics.coalescedJoins == 1
+            })
         // When one size is cancelled, the download goes on for the other
         small.cancel()
         await #expect(throws: CancellationError.self) { try await small.cancellableValue }

@@ -73,8 +73,10 @@ struct ImagePipelineCoalescingTests {
     @Test func sourceKeyOverrideCoalescesSignedURLs() async throws {
         // Given two signed URLs of the same image with one source key
         let fixture = PipelineFixture()
-        let first = ImageRequest(url: PipelineFixture.url("a.jpg?sig=1"), thumbnail: .init(maxPixelSize: 50), sourceKey: "a")
-        let second = ImageRequest(url: PipelineFixture.url("a.jpg?sig=2"), thumbnail: .init(maxPixelSize: 50), sourceKey: "a")
+        let first = ImageRequest(
+            url: PipelineFixture.url("a.jpg?sig=1"), thumbnail: .init(maxPixelSize: 50), sourceKey: "a")
+        let second = ImageRequest(
+            url: PipelineFixture.url("a.jpg?sig=2"), thumbnail: .init(maxPixelSize: 50), sourceKey: "a")
         fixture.loader.releaseAutomatically()
         // When both load, one after the other
         _ = try await fixture.pipeline.image(for: first)
@@ -94,8 +96,10 @@ struct ImagePipelineCoalescingTests {
 
     @Test func imageKeyIncludesTheThumbnailSize() {
         let url = PipelineFixture.url("k.jpg")
-        #expect(ImageRequest(url: url, maxPixelSize: 100).imageKey != ImageRequest(url: url, maxPixelSize: 200).imageKey)
-        #expect(ImageRequest(url: url, maxPixelSize: 100).sourceKey == ImageRequest(url: url, maxPixelSize: 200).sourceKey)
+        #expect(
+            ImageRequest(url: url, maxPixelSize: 100).imageKey != ImageRequest(url: url, maxPixelSize: 200).imageKey)
+        #expect(
+            ImageRequest(url: url, maxPixelSize: 100).sourceKey == ImageRequest(url: url, maxPixelSize: 200).sourceKey)
     }
 
     @Test func memoryCacheHitIsSynchronousAndCreatesNoJob() async throws {

@@ -31,8 +31,9 @@ struct ImagePipelineMemoryLimitTests {
         let pipeline = ImagePipeline(configuration: configuration)
         var rng = SystemRandomNumberGenerator()
         let requests = (0..<Self.requestCount).map { _ in
-            ImageRequest(url: PipelineFixture.url("\(Int.random(in: 0..<150, using: &rng)).png"),
-                         thumbnail: ThumbnailOptions(maxPixelSize: Int.random(in: 1...160, using: &rng)))
+            ImageRequest(
+                url: PipelineFixture.url("\(Int.random(in: 0..<150, using: &rng)).png"),
+                thumbnail: ThumbnailOptions(maxPixelSize: Int.random(in: 1...160, using: &rng)))
         }
         // When 3,000 requests (600 sanitized) run together while a watcher samples the cache
         let done = Locked(false)

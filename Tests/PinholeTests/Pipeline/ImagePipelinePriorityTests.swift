@@ -78,7 +78,8 @@ struct ImagePipelinePriorityTests {
         defer { fixture.loader.close() }
         _ = try await queued(fixture, [("shared.jpg", .low), ("other.jpg", .normal)])
         // When a high-priority caller joins the low one
-        _ = fixture.pipeline.imageTask(for: ImageRequest(url: PipelineFixture.url("shared.jpg"), maxPixelSize: 10, priority: .high))
+        _ = fixture.pipeline.imageTask(
+            for: ImageRequest(url: PipelineFixture.url("shared.jpg"), maxPixelSize: 10, priority: .high))
         try #require(await eventually { fixture.pipeline.metrics.coalescedJoins == 1 })
         // Then the shared job goes before the normal one
         let order = try await drain(fixture, count: 3)

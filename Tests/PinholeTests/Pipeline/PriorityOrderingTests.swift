@@ -19,7 +19,8 @@ struct PriorityOrderingTests {
     @Test func rapidChangesFromManyTasksLeaveTheQueueAtTheCallersFinalHighestPriority() async throws {
         // Given one network slot held by a blocker, so every other load waits in the queue
         let fixture = PipelineFixture(networkLimit: 1, memoryCache: false)
-        let blocker = fixture.pipeline.imageTask(for: ImageRequest(url: PipelineFixture.url("blocker.jpg"), maxPixelSize: 8))
+        let blocker = fixture.pipeline.imageTask(
+            for: ImageRequest(url: PipelineFixture.url("blocker.jpg"), maxPixelSize: 8))
         defer { blocker.cancel() }
         try #require(await eventually { fixture.loader.waitingURLs.count == 1 })
         let priorities = ImageRequest.Priority.allCases
@@ -48,8 +49,10 @@ struct PriorityOrderingTests {
             // Then the waiting load sits at the highest priority the callers hold now
             let expected = callers.map(\.priority).max()
             let queued = fixture.pipeline.networkQueue.waitingPriorities
-            if queued != expected.map({ [$0] }) { mismatches.append("round \(round): queued \(queued), callers' highest \(String(describing: expected))") }
-            callers.forEach { $0.cancel() }
+            if queued != expected.map({ [$0] }) {
+                mismatches.append("round \(round): queued \(queued), callers' highest \(String(describing: expected))")
+            }
+            for caller in callers { caller.cancel() }
             try #require(await eventually { fixture.pipeline.networkQueueCounts.waiting == 0 })
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(Self.rounds) rounds: \(mismatches.prefix(5))")

@@ -102,7 +102,9 @@ final class PayloadDecoder: ImageDecoding {
     func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         count.add(1, ordering: .acquiringAndReleasing)
         try await gate.pass()
-        guard data.starts(with: VersionedLoader.signature) else { throw PinholeError(.decodingFailed, "not a fake image") }
+        guard data.starts(with: VersionedLoader.signature) else {
+            throw PinholeError(.decodingFailed, "not a fake image")
+        }
         let size = options.thumbnail?.fittedSize(width: 400, height: 300) ?? PixelSize(width: 400, height: 300)
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
         let text = Array(data.dropFirst(VersionedLoader.signature.count))

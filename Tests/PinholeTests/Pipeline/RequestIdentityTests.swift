@@ -31,9 +31,10 @@ struct RequestIdentityTests {
         let secondTask = Task { try await fixture.pipeline.image(for: second) }
         defer { secondTask.cancel() }
         // The second request either decodes on its own or joins the running job; whichever happens, go on.
-        try #require(await eventually {
-            fixture.decoder.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
-        })
+        try #require(
+            await eventually {
+                fixture.decoder.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
+            })
         fixture.decoder.gate.open()
         return (try await normalTask.cancellableValue, try await secondTask.cancellableValue)
     }
@@ -98,9 +99,10 @@ struct RequestIdentityTests {
         let joinsBefore = fixture.pipeline.metrics.coalescedJoins
         let normalTask = Task { try await fixture.pipeline.image(for: normal) }
         defer { normalTask.cancel() }
-        try #require(await eventually {
-            fixture.loader.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
-        })
+        try #require(
+            await eventually {
+                fixture.loader.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
+            })
         fixture.loader.gate.open()
         let withoutDisk = try await noDiskTask.cancellableValue
         let stored = try await normalTask.cancellableValue
@@ -123,7 +125,7 @@ struct RequestIdentityTests {
         let tasks = [ImageRequest.Priority.low, .high, .veryHigh].map { priority in
             fixture.pipeline.imageTask(for: ImageRequest(url: url, maxPixelSize: 64, priority: priority))
         }
-        defer { tasks.forEach { $0.cancel() } }
+        defer { for task in tasks { task.cancel() } }
 
         // When all have joined and the load is answered
         try #require(await eventually { fixture.pipeline.metrics.coalescedJoins == 2 })
@@ -175,9 +177,10 @@ struct RequestIdentityTests {
         let joinsBefore = fixture.pipeline.metrics.coalescedJoins
         let normalTask = Task { try await fixture.pipeline.image(for: normal) }
         defer { normalTask.cancel() }
-        try #require(await eventually {
-            fixture.decoder.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
-        })
+        try #require(
+            await eventually {
+                fixture.decoder.gate.waitingCount == 2 || fixture.pipeline.metrics.coalescedJoins > joinsBefore
+            })
         fixture.decoder.gate.open()
         _ = try await noWriteTask.cancellableValue
         let answer = try await normalTask.cancellableValue
@@ -204,16 +207,18 @@ struct RequestIdentityTests {
         var tasks: [(URL, ImageTask)] = []
         for caller in 0..<40 {
             let url = urls[caller % urls.count]
-            let request = ImageRequest(url: url, maxPixelSize: (caller / urls.count) % 2 == 0 ? 64 : 32,
-                                       priority: priorities[caller % priorities.count])
+            let request = ImageRequest(
+                url: url, maxPixelSize: (caller / urls.count) % 2 == 0 ? 64 : 32,
+                priority: priorities[caller % priorities.count])
             tasks.append((url, fixture.pipeline.imageTask(for: request)))
         }
-        defer { tasks.forEach { $0.1.cancel() } }
+        defer { for (_, task) in tasks { task.cancel() } }
         // (every caller has joined before the loads end: 40 callers on 16 image jobs on 8 data jobs; on a loaded
         // machine a task's body could otherwise start after its URL's load was over, and load it again)
-        try #require(await eventually {
-            fixture.loader.gate.waitingCount == urls.count && fixture.pipeline.metrics.coalescedJoins == 24 + 8
-        })
+        try #require(
+            await eventually {
+                fixture.loader.gate.waitingCount == urls.count && fixture.pipeline.metrics.coalescedJoins == 24 + 8
+            })
         fixture.loader.gate.open()
 
         // Then every caller got its own URL's first load, and each URL was loaded once
@@ -245,8 +250,9 @@ struct RequestIdentityTests {
         #expect(with { $0.options = [.disableMemoryCacheWrites] }.imageJobKey != base.imageJobKey)
         #expect(with { $0.options = [.disableMemoryCacheWrites] }.dataJobKey == base.dataJobKey)
         // Options with the same effect: the same job
-        #expect(with { $0.options = [.disableDiskCache, .reloadIgnoringCachedData] }.dataJobKey
-            == with { $0.options = [.disableDiskCache] }.dataJobKey)
+        #expect(
+            with { $0.options = [.disableDiskCache, .reloadIgnoringCachedData] }.dataJobKey
+                == with { $0.options = [.disableDiskCache] }.dataJobKey)
         // Another source: another job
         #expect(with { $0.url = Fixture.url("other.jpg") }.dataJobKey != base.dataJobKey)
     }

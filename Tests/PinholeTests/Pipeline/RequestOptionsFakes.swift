@@ -36,8 +36,10 @@ final class RecordingLoader: DataLoading {
 
     func loadData(for request: DataRequest) async throws -> DataResponse {
         seen.withLock {
-            $0.append(Seen(url: request.url, headers: request.headers, timeout: request.timeout,
-                           wantedPartialData: request.onPartialData != nil))
+            $0.append(
+                Seen(
+                    url: request.url, headers: request.headers, timeout: request.timeout,
+                    wantedPartialData: request.onPartialData != nil))
         }
         let response = try await inner.loadData(for: request)
         let total = response.data.count

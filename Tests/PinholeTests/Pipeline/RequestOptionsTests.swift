@@ -27,7 +27,9 @@ struct RequestOptionsTests {
         let keys = [anonymous, alice, bob, apiKey, accept].map(\.sourceKey)
         #expect(Set(keys).count == 5)
         #expect(alice.sourceKey == aliceAgain.sourceKey)
-        #expect(!keys.contains { $0.contains("alice") || $0.contains("bob") || $0.contains("carol") || $0.contains("webp") })
+        #expect(
+            !keys.contains { $0.contains("alice") || $0.contains("bob") || $0.contains("carol") || $0.contains("webp") }
+        )
         #expect(alice.sourceKey.hasPrefix(url.absoluteString + "#headers="))
         #expect(accept.dataJobKey != anonymous.dataJobKey)
         // And no value can pose as another set of headers (a line break, or a name's text inside a value)
@@ -61,7 +63,9 @@ struct RequestOptionsTests {
         // Given a request with two processors
         let fixture = try Fixture()
         let url = Fixture.url("p.jpg")
-        let processed = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100), processors: [TaggingProcessor(tag: "a"), TaggingProcessor(tag: "b")])
+        let processed = ImageRequest(
+            url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100),
+            processors: [TaggingProcessor(tag: "a"), TaggingProcessor(tag: "b")])
         // When loaded
         let first = try await fixture.pipeline.image(for: processed)
         // Then the processors ran in order, and the memory cache holds the processed image under the request's key
@@ -72,7 +76,9 @@ struct RequestOptionsTests {
         // the processed one), made from the same bytes (disk: no new load)
         let plain = try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 100))
         let swapped = try await fixture.pipeline.image(
-            for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100), processors: [TaggingProcessor(tag: "b"), TaggingProcessor(tag: "a")]))
+            for: ImageRequest(
+                url: url, thumbnail: ThumbnailOptions(maxPixelSize: 100),
+                processors: [TaggingProcessor(tag: "b"), TaggingProcessor(tag: "a")]))
         #expect(Self.payload(plain) == VersionedLoader.payload(url, version: 1))
         #expect(Self.payload(swapped) == VersionedLoader.payload(url, version: 1) + "|b|a")
         #expect(fixture.loader.loads(of: url) == 1)
@@ -86,7 +92,10 @@ struct RequestOptionsTests {
         let url = Fixture.url("h.jpg")
         loader.inner.gate.close()
         // When two requests for one URL with different headers run at the same time
-        let webp = Task { try await pipeline.image(for: ImageRequest(url: url, headers: ["Accept": "image/webp"], timeout: .seconds(3))) }
+        let webp = Task {
+            try await pipeline.image(
+                for: ImageRequest(url: url, headers: ["Accept": "image/webp"], timeout: .seconds(3)))
+        }
         defer { webp.cancel() }
         let avif = Task { try await pipeline.image(for: ImageRequest(url: url, headers: ["Accept": "image/avif"])) }
         defer { avif.cancel() }
@@ -116,8 +125,9 @@ struct RequestOptionsTests {
         #expect(try await fixture.pipeline.image(for: offline).source == .memoryCache)
         // When an image in neither cache is asked offline, Then it fails as not cached, with no load
         let missing = Fixture.url("never.jpg")
-        await #expect { _ = try await fixture.pipeline.image(for: ImageRequest(url: missing, options: [.returnCacheDataDontLoad])) }
-            throws: { ($0 as? PinholeError)?.code == .notCached }
+        await #expect {
+            _ = try await fixture.pipeline.image(for: ImageRequest(url: missing, options: [.returnCacheDataDontLoad]))
+        } throws: { ($0 as? PinholeError)?.code == .notCached }
         #expect(fixture.loader.loads(of: missing) == 0)
     }
 
@@ -165,7 +175,9 @@ struct RequestOptionsTests {
         #expect(await cache.cachedData(for: request) == nil)
         #expect(Self.payload(try await fixture.pipeline.image(for: request)).hasSuffix("|v1"))
         // And an image stored by hand is what the request gets from memory
-        let image = DecodedImage(image: PixelImage(width: 1, height: 1, pixelFormat: .gray8, pixels: [9]), info: .init(format: .png, width: 1, height: 1))
+        let image = DecodedImage(
+            image: PixelImage(width: 1, height: 1, pixelFormat: .gray8, pixels: [9]),
+            info: .init(format: .png, width: 1, height: 1))
         cache.storeCachedImage(image, for: request)
         #expect(try await fixture.pipeline.image(for: request).image.pixels == [9])
     }
@@ -182,11 +194,13 @@ struct RequestOptionsTests {
         #expect(Self.payload(inline) == "inline|bytes" && inline.source == .providedData)
         #expect(fixture.loader.totalLoads == 0)
         // And a scheme nobody loads is refused
-        await #expect { _ = try await fixture.pipeline.image(for: ImageRequest(url: URL(string: "ftp://x/y.jpg")!)) }
-            throws: { ($0 as? PinholeError)?.code == .invalidRequest }
+        await #expect {
+            _ = try await fixture.pipeline.image(for: ImageRequest(url: URL(string: "ftp://x/y.jpg")!))
+        } throws: { ($0 as? PinholeError)?.code == .invalidRequest }
         // And a data: URL that does not decode as base64 is refused as well
-        await #expect { _ = try await fixture.pipeline.image(for: ImageRequest(url: URL(string: "data:image/png;base64,@@@")!)) }
-            throws: { ($0 as? PinholeError)?.code == .invalidRequest }
+        await #expect {
+            _ = try await fixture.pipeline.image(for: ImageRequest(url: URL(string: "data:image/png;base64,@@@")!))
+        } throws: { ($0 as? PinholeError)?.code == .invalidRequest }
     }
 
     @Test func bytesInHandAreDecodedWithoutAnyLoad() async throws {
@@ -196,7 +210,8 @@ struct RequestOptionsTests {
         // When decoded twice
         let first = try await fixture.pipeline.image(for: request)
         let second = try await fixture.pipeline.image(for: request)
-        // Then no loader was asked, nothing went to disk, the second came from memory, and the response names its request
+        // Then no loader was asked, nothing went to disk, the second came from memory, and the response names its
+        // request
         #expect(Self.payload(first) == "from|the|database" && first.source == .providedData)
         #expect(second.source == .memoryCache && second.request == request)
         #expect(fixture.loader.totalLoads == 0)
@@ -204,7 +219,9 @@ struct RequestOptionsTests {
         #expect(request.sourceKey == "avatar-42")
         // And bytes that are no image fail as such
         let html = ImageRequest(id: "bad", data: Data("<html></html>".utf8))
-        await #expect { _ = try await fixture.pipeline.image(for: html) } throws: { ($0 as? PinholeError)?.code == .notAnImage }
+        await #expect { _ = try await fixture.pipeline.image(for: html) } throws: {
+            ($0 as? PinholeError)?.code == .notAnImage
+        }
     }
 
     @Test func conveniencesCompileAndAnswer() async throws {
@@ -212,7 +229,8 @@ struct RequestOptionsTests {
         let url = Fixture.url("c.jpg")
         // The forms people type first
         let full = try await fixture.pipeline.image(for: url)
-        let small = try await fixture.pipeline.image(for: ImageRequest(url: url, maxPixelSize: 40, options: [.disableMemoryCacheWrites]))
+        let small = try await fixture.pipeline.image(
+            for: ImageRequest(url: url, maxPixelSize: 40, options: [.disableMemoryCacheWrites]))
         #expect(full.request == ImageRequest(url: url) && full.image.width == 400)
         #expect(small.image.width == 40 && small.request.options == [.disableMemoryCacheWrites])
     }
@@ -269,7 +287,8 @@ struct DiskCachePolicyTests {
         #expect(await fixture.pipeline.cache.cachedData(for: request) == nil)
         // And a new pipeline over the same directory answers from it without a load or a decode
         let loader = VersionedLoader()
-        var configuration = ImagePipeline.Configuration(decoder: PayloadDecoder(), dataLoader: loader, encoder: PayloadEncoder())
+        var configuration = ImagePipeline.Configuration(
+            decoder: PayloadDecoder(), dataLoader: loader, encoder: PayloadEncoder())
         configuration.diskCacheDirectory = fixture.directory
         configuration.diskCachePolicy = .storeEncodedImages
         let again = ImagePipeline(configuration: configuration)

@@ -58,12 +58,22 @@ struct ThumbnailLayoutTests {
         let cropped = Self.box(200, 200, .fill(crop: .centre)).layout(width: 40, height: 30)
         #expect(cropped.resized == PixelSize(width: 40, height: 30))
         #expect(cropped.output == PixelSize(width: 30, height: 30))
-        #expect(Self.box(200, 100, .fill(crop: .centre)).fittedSize(width: 300, height: 100) == PixelSize(width: 200, height: 100))
-        #expect(Self.box(200, 200, .fill(crop: .centre)).fittedSize(width: 300, height: 100) == PixelSize(width: 100, height: 100))
+        #expect(
+            Self.box(200, 100, .fill(crop: .centre)).fittedSize(width: 300, height: 100)
+                == PixelSize(width: 200, height: 100))
+        #expect(
+            Self.box(200, 200, .fill(crop: .centre)).fittedSize(width: 300, height: 100)
+                == PixelSize(width: 100, height: 100))
         // When upscaling is allowed, Then each mode meets the box
-        #expect(Self.box(200, 200, .aspectFit, up: true).fittedSize(width: 40, height: 30) == PixelSize(width: 200, height: 150))
-        #expect(Self.box(200, 200, .aspectFill, up: true).fittedSize(width: 40, height: 30) == PixelSize(width: 267, height: 200))
-        #expect(Self.box(200, 200, .fill(crop: .centre), up: true).fittedSize(width: 40, height: 30) == PixelSize(width: 200, height: 200))
+        #expect(
+            Self.box(200, 200, .aspectFit, up: true).fittedSize(width: 40, height: 30)
+                == PixelSize(width: 200, height: 150))
+        #expect(
+            Self.box(200, 200, .aspectFill, up: true).fittedSize(width: 40, height: 30)
+                == PixelSize(width: 267, height: 200))
+        #expect(
+            Self.box(200, 200, .fill(crop: .centre), up: true).fittedSize(width: 40, height: 30)
+                == PixelSize(width: 200, height: 200))
     }
 
     @Test func pointsTimesScaleArePixels() {
@@ -88,7 +98,9 @@ struct ThumbnailLayoutTests {
         // When the convenience is set, Then the box follows
         options.maxPixelSize = 120
         #expect(options.size == PixelSize(width: 120, height: 120))
-        #expect(ThumbnailOptions(size: PixelSize(width: 300, height: 100), contentMode: .fill(crop: .centre)).maxPixelSize == 300)
+        #expect(
+            ThumbnailOptions(size: PixelSize(width: 300, height: 100), contentMode: .fill(crop: .centre)).maxPixelSize
+                == 300)
     }
 
     @Test func everyModeIsADifferentImageKey() {

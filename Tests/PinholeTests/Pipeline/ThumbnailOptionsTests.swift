@@ -15,7 +15,9 @@ struct ThumbnailOptionsTests {
     }
 
     @Test func upscalesOnlyWhenAsked() {
-        #expect(ThumbnailOptions(maxPixelSize: 80, allowsUpscaling: true).fittedSize(width: 40, height: 30) == PixelSize(width: 80, height: 60))
+        #expect(
+            ThumbnailOptions(maxPixelSize: 80, allowsUpscaling: true).fittedSize(width: 40, height: 30)
+                == PixelSize(width: 80, height: 60))
     }
 
     @Test func hugeBoxWithUpscalingDoesNotOverflow() {

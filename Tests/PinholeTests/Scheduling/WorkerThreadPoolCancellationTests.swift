@@ -1,9 +1,9 @@
 import Dispatch
+import PinholeTestSupport
 import Synchronization
 import Testing
 
 @testable import Pinhole
-import PinholeTestSupport
 
 /// A caller waiting for a ``WorkerThreadPool`` thread leaves as soon as it is cancelled, not when a thread comes
 /// free, and its closure never runs.
@@ -19,7 +19,9 @@ struct WorkerThreadPoolCancellationTests {
     }
 
     /// Occupies the pool's only thread until `release` is signalled (at most 30 s, so a failing test never hangs).
-    private static func occupy(_ pool: WorkerThreadPool, until release: DispatchSemaphore, tally: Tally) -> Task<Void, Never> {
+    private static func occupy(_ pool: WorkerThreadPool, until release: DispatchSemaphore, tally: Tally) -> Task<
+        Void, Never
+    > {
         Task {
             _ = try? await pool.run {
                 tally.occupied.store(true, ordering: .releasing)

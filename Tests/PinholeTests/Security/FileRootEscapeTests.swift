@@ -129,7 +129,8 @@ struct FileRootEscapeTests {
         let tree = try Tree()
         let pool = WorkerThreadPool(threadCount: 1, name: "test-file-reads")
         var configuration = ImagePipeline.Configuration(
-            decoder: PayloadDecoder(), dataLoader: SchemeRoutingDataLoader(http: VersionedLoader(), file: FileDataLoader(pool: pool)))
+            decoder: PayloadDecoder(),
+            dataLoader: SchemeRoutingDataLoader(http: VersionedLoader(), file: FileDataLoader(pool: pool)))
         configuration.sourcePolicy = .untrusted(allowedFileRoot: tree.root)
         let (adjusted, _) = ImagePipeline.applyingSourcePolicy(to: configuration)
         // Then its file loader reads only under the root, on the caller's threads

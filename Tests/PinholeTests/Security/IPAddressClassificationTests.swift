@@ -3,11 +3,11 @@ import PinholeTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Address literals in every spelling a URL host may use, and which of them a public fetch may reach.
@@ -27,10 +27,12 @@ struct IPAddressClassificationTests {
         #expect(address.description == expected)
     }
 
-    @Test(arguments: ["256.0.0.1", "1.2.3.4.5", "0x1.0x100.0.0", "08.0.0.1", "1..1", "", "example.com", "4294967296",
-                      "1:2:3:4:5:6:7:8:9", "::1::2", "12345::1", "::ffff:1.2.3",
-                      "127.0.0.1.", "0x", "0x.1", "1.0x", "040000000000", "127.0.0.1 ", "127.0.0.1 x", "1.2.3.4\t",
-                      "127.0.0.1\u{0}.example", "::ffff:127.0.0.01", "::00001", "1:2:3:4:5:6:7:1.2.3.4"])
+    @Test(arguments: [
+        "256.0.0.1", "1.2.3.4.5", "0x1.0x100.0.0", "08.0.0.1", "1..1", "", "example.com", "4294967296",
+        "1:2:3:4:5:6:7:8:9", "::1::2", "12345::1", "::ffff:1.2.3",
+        "127.0.0.1.", "0x", "0x.1", "1.0x", "040000000000", "127.0.0.1 ", "127.0.0.1 x", "1.2.3.4\t",
+        "127.0.0.1\u{0}.example", "::ffff:127.0.0.01", "::00001", "1:2:3:4:5:6:7:1.2.3.4",
+    ])
     func rejectsWhatIsNotAnAddress(_ text: String) {
         #expect(IPAddress(text) == nil)
     }

@@ -43,8 +43,10 @@ struct SlowDNSIsolationTests {
         configuration.hostResolver = resolver
         let pipeline = ImagePipeline(configuration: configuration)
         let count = WorkerThreadPool.io.threadCount
-        let tasks = (0..<count).map { pipeline.imageTask(for: ImageRequest(url: URL(string: "https://slow-\($0).test/a.jpg")!)) }
-        defer { tasks.forEach { $0.cancel() } }
+        let tasks = (0..<count).map {
+            pipeline.imageTask(for: ImageRequest(url: URL(string: "https://slow-\($0).test/a.jpg")!))
+        }
+        defer { for task in tasks { task.cancel() } }
         try #require(await eventually { resolver.waiting == count })
         // When a file is read on the I/O pool while they hang
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-dns-\(UUID().uuidString)")
@@ -69,7 +71,10 @@ struct SlowDNSIsolationTests {
         tasks[0].cancel()
         try #require(await eventually { outcome.withLock { $0 } != nil })
         #expect(resolver.waiting == count)
-        guard case .failure(let error) = outcome.withLock({ $0 }) else { Issue.record("answered"); return }
+        guard case .failure(let error) = outcome.withLock({ $0 }) else {
+            Issue.record("answered")
+            return
+        }
         #expect(error is CancellationError, "\(error)")
     }
 }

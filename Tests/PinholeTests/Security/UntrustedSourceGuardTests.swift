@@ -39,14 +39,18 @@ struct UntrustedSourceGuardTests {
         #expect(error?.code == .untrustedSource, "\(String(describing: error))")
     }
 
-    @Test(arguments: ["http://public.test/a.jpg", "https://public.test:8443/a.jpg", "http://93.184.216.34/a.jpg",
-                      "https://[2606:4700:4700::1111]/a.jpg"])
+    @Test(arguments: [
+        "http://public.test/a.jpg", "https://public.test:8443/a.jpg", "http://93.184.216.34/a.jpg",
+        "https://[2606:4700:4700::1111]/a.jpg",
+    ])
     func acceptsPublicHosts(_ text: String) throws {
         try sourceGuard.check(try #require(URL(string: text)))
     }
 
-    @Test(arguments: ["ftp://public.test/a.jpg", "gopher://public.test/", "data:image/png;base64,AAAA",
-                      "file:///etc/passwd", "unix:///var/run/docker.sock"])
+    @Test(arguments: [
+        "ftp://public.test/a.jpg", "gopher://public.test/", "data:image/png;base64,AAAA",
+        "file:///etc/passwd", "unix:///var/run/docker.sock",
+    ])
     func refusesOtherSchemesAndFilesWithoutARoot(_ text: String) throws {
         let error = #expect(throws: PinholeError.self) { try sourceGuard.check(try #require(URL(string: text))) }
         #expect(error?.code == .untrustedSource)
@@ -85,7 +89,8 @@ struct UntrustedSourceGuardTests {
             at: root.appendingPathComponent("file-link.jpg"),
             withDestinationURL: outside.appendingPathComponent("secret.jpg"))
         try files.createSymbolicLink(
-            at: root.appendingPathComponent("sub/up.jpg"), withDestinationURL: root.appendingPathComponent("inside.jpg"))
+            at: root.appendingPathComponent("sub/up.jpg"), withDestinationURL: root.appendingPathComponent("inside.jpg")
+        )
         let fileGuard = UntrustedSourceGuard(allowedFileRoot: root, resolver: FakeResolver())
 
         // Then files inside (also through a symlink that stays inside) pass

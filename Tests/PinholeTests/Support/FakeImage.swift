@@ -28,8 +28,9 @@ enum FakeImage {
             hash ^= UInt32(byte)
             hash = hash &* 16_777_619
         }
-        return PixelImage.RGBA(r: UInt8(truncatingIfNeeded: hash >> 16), g: UInt8(truncatingIfNeeded: hash >> 8),
-                                b: UInt8(truncatingIfNeeded: hash))
+        return PixelImage.RGBA(
+            r: UInt8(truncatingIfNeeded: hash >> 16), g: UInt8(truncatingIfNeeded: hash >> 8),
+            b: UInt8(truncatingIfNeeded: hash))
     }
 
     /// What ``FakeDecoder`` makes of `source`'s body (synchronously): a 400×300 source shrunk to `thumbnail`'s

@@ -26,7 +26,9 @@ extension DiskCacheFreshness {
                 now: now, defaultFreshness: defaultFreshness)
             // A hop that forbids stale use forbids it for the entry too (offline, unreachable origin): its
             // directives join the stored Cache-Control, which is what those paths read.
-            for (forbids, directive) in [(directives.noCache, "no-cache"), (directives.mustRevalidate, "must-revalidate")]
+            for (forbids, directive) in [
+                (directives.noCache, "no-cache"), (directives.mustRevalidate, "must-revalidate"),
+            ]
             where forbids && !HTTPCacheControl(metadata.cacheControl).contains(directive) {
                 metadata.cacheControl = [metadata.cacheControl, directive].compactMap { $0 }.joined(separator: ", ")
             }

@@ -80,9 +80,10 @@ public enum DiskCacheFreshness {
         let remaining = remainingLifetime(
             directives, expires: expires, lastModified: lastModified, date: date, age: age,
             heuristicallyCacheable: true, now: now, defaultFreshness: defaultFreshness)
-        return .store(DiskCache.Metadata(
-            etag: etag, lastModified: lastModified, contentType: contentType, storedAt: now,
-            expiresAt: now.addingTimeInterval(remaining), cacheControl: cacheControl, expires: expires))
+        return .store(
+            DiskCache.Metadata(
+                etag: etag, lastModified: lastModified, contentType: contentType, storedAt: now,
+                expiresAt: now.addingTimeInterval(remaining), cacheControl: cacheControl, expires: expires))
     }
 
     /// Why a response with these fields may not be stored (`no-store`, `Vary: *`), or `nil` when it may.
@@ -128,7 +129,8 @@ public enum DiskCacheFreshness {
             return max(0, expiry.timeIntervalSince(dateValue))
         }
         guard heuristicallyCacheable else { return 0 }
-        let configured = Double(defaultFreshness.components.seconds)
+        let configured =
+            Double(defaultFreshness.components.seconds)
             + Double(defaultFreshness.components.attoseconds) / 1e18
         if let modified = HTTPDate.parse(lastModified), modified <= dateValue {
             return min(configured, 0.1 * dateValue.timeIntervalSince(modified))

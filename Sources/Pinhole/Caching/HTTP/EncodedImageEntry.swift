@@ -41,7 +41,9 @@ struct EncodedImageEntry {
     /// Parses a payload; `nil` when it is not one.
     init?(decoding data: Data) {
         let bytes = [UInt8](data.prefix(Self.magic.count + 4))
-        guard bytes.count == Self.magic.count + 4, Data(bytes.prefix(Self.magic.count)) == Self.magic else { return nil }
+        guard bytes.count == Self.magic.count + 4, Data(bytes.prefix(Self.magic.count)) == Self.magic else {
+            return nil
+        }
         let length = bytes.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
         let start = data.startIndex + Self.magic.count + 4
         guard length > 0, data.count - Self.magic.count - 4 > length,
