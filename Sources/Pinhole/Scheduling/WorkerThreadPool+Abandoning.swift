@@ -12,12 +12,29 @@ extension WorkerThreadPool {
     ///
     /// - Throws: what `body` throws, or `CancellationError` once the task is cancelled.
     public func runAbandoningOnCancel<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await runAbandoningOnCancel(body, afterStartingWork: nil)
+    }
+
+    /// ``runAbandoningOnCancel(_:)`` with `afterStartingWork` called on the caller's thread just after the work
+    /// has started (tests use it to let the body finish first).
+    func runAbandoningOnCancel<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T, afterStartingWork: (@Sendable () -> Void)?
+    ) async throws -> T {
         try Task.checkCancellation()
         // Whoever takes the continuation first resumes it: the pool's answer, or the caller's cancellation.
         let state = Locked<(waiter: CheckedContinuation<T, any Error>?, work: Task<Void, Never>?, left: Bool)>(
             (nil, nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                // The waiter is in place before the work starts: an instant body must find it when it ends.
+                let leftAlready = state.withLock { state in
+                    if !state.left { state.waiter = continuation }
+                    return state.left
+                }
+                if leftAlready {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
                 let work = Task {
                     let result: Result<T, any Error>
                     do { result = .success(try await self.run(body)) } catch { result = .failure(error) }
@@ -26,14 +43,12 @@ extension WorkerThreadPool {
                         return state.waiter
                     }?.resume(with: result)
                 }
-                let leftAlready = state.withLock { state in
-                    if !state.left { (state.waiter, state.work) = (continuation, work) }
+                afterStartingWork?()
+                let leftMeanwhile = state.withLock { state in
+                    if !state.left { state.work = work }
                     return state.left
                 }
-                if leftAlready {
-                    work.cancel()
-                    continuation.resume(throwing: CancellationError())
-                }
+                if leftMeanwhile { work.cancel() }
             }
         } onCancel: {
             let (waiter, work) = state.withLock { state in
