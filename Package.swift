@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Pinhole", targets: ["Pinhole"]),
         .library(name: "PinholeCurl", targets: ["PinholeCurl"]),
         .library(name: "PinholeVips", targets: ["PinholeVips"]),
+        .library(name: "PinholeServer", targets: ["PinholeServer"]),
         .library(name: "PinholeTestServer", targets: ["PinholeTestServer"]),
         .executable(name: "pinhole", targets: ["pinhole"]),
     ],
@@ -51,6 +52,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // libmicrohttpd (Debian: libmicrohttpd-dev): the HTTP/1.1 server of `pinhole serve`.
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // OpenSSL's libcrypto (Debian: libssl-dev): HMAC-SHA256 of signed URLs, CRYPTO_memcmp, SHA-256 ETags.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Fixed-argument wrappers over libmicrohttpd's variadic start and union-returning info calls.
+        .target(name: "CPinholeServer", dependencies: ["CMicroHTTPD"]),
+        // `pinhole serve`: imgproxy-style processing URLs over libmicrohttpd in front of the pipeline.
+        .target(
+            name: "PinholeServer",
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "CMicroHTTPD", "CPinholeServer", "COpenSSL"],
+            swiftSettings: strictSettings
+        ),
+
         // Loopback HTTP/1.1 server with latency and fault injection, for tests, benchmarks and the demo.
         .target(name: "PinholeTestServer", swiftSettings: strictSettings),
 
@@ -80,6 +95,7 @@ let package = Package(
             name: "pinhole",
             dependencies: [
                 "Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeBench", "PinholeGallery",
+                "PinholeServer",
             ],
             swiftSettings: strictSettings
         ),
@@ -111,6 +127,12 @@ let package = Package(
         .testTarget(
             name: "PinholeTestServerTests",
             dependencies: ["PinholeTestServer", "PinholeTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The server on a real loopback port against a real origin, with URLSession as the client.
+        .testTarget(
+            name: "PinholeServerTests",
+            dependencies: ["PinholeServer", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeVips"],
             swiftSettings: strictSettings
         ),
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.

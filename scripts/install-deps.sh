@@ -9,7 +9,7 @@ set -euo pipefail
 
 PACKAGES=(
   pkg-config libvips-dev libvips-tools libturbojpeg0-dev libcurl4-openssl-dev libgif-dev libwebp-dev libheif-dev
-  libjpeg62-turbo-dev
+  libjpeg62-turbo-dev libmicrohttpd-dev libssl-dev
   lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
   imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip python3 python3-pip tmux
   libchafa-dev xvfb xterm x11-apps x11-utils fonts-dejavu-core

@@ -381,6 +381,11 @@ int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len) {
     return vips_webpsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, NULL);
 }
 
+int CPinholeVips_avifsave(VipsImage *in, int quality, void **buf, size_t *len) {
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1,
+        "effort", 2, "strip", TRUE, NULL);
+}
+
 void *CPinholeVips_icc_profile(const void *buf, size_t len, size_t *length) {
     *length = 0;
     VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);

@@ -28,6 +28,10 @@ int CPinholeVips_crop(VipsImage *in, int width, int height, int interesting, Vip
     return status;
 }
 
+int CPinholeVips_extract(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
 int CPinholeVips_resize(VipsImage *in, int width, int height, VipsImage **out) {
     return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
 }

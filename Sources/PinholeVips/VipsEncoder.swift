@@ -2,12 +2,13 @@ import CPinholeVips
 public import Foundation
 public import Pinhole
 
-/// Encodes ``PixelImage``s as JPEG, PNG or WebP with libvips.
+/// Encodes ``PixelImage``s as JPEG, PNG, WebP or AVIF with libvips.
 ///
 /// - JPEG: ``EncodingOptions/quality`` (1…100), metadata stripped; transparent pixels are flattened onto
 ///   ``EncodingOptions/background`` (white by default), never onto implicit black.
 /// - PNG: lossless, keeps alpha, metadata stripped; quality is ignored.
 /// - WebP: lossy at ``EncodingOptions/quality``, keeps alpha, metadata stripped.
+/// - AVIF: lossy AV1 (libheif) at ``EncodingOptions/quality``, keeps alpha, metadata stripped.
 ///
 /// Input is taken as 8-bit sRGB (`gray8`, `rgb8`, or `rgba8` with straight alpha); any row stride is accepted.
 /// Encoding runs on `pool`, never on Swift's cooperative pool; cancellation is checked before and after.
@@ -24,13 +25,13 @@ public struct VipsEncoder: ImageEncoding {
     /// Encodes `image` as `options` say.
     ///
     /// - Returns: the encoded bytes.
-    /// - Throws: ``PinholeError`` with ``PinholeError/Code/unsupportedFormat`` for formats other than JPEG, PNG
-    ///   and WebP, ``PinholeError/Code/encodingFailed`` (with libvips' message) when libvips fails;
+    /// - Throws: ``PinholeError`` with ``PinholeError/Code/unsupportedFormat`` for formats other than JPEG, PNG,
+    ///   WebP and AVIF, ``PinholeError/Code/encodingFailed`` (with libvips' message) when libvips fails;
     ///   `CancellationError` when the task is cancelled.
     public func encode(_ image: PixelImage, options: EncodingOptions) async throws -> Data {
-        guard [ImageFormat.jpeg, .png, .webp].contains(options.format) else {
+        guard [ImageFormat.jpeg, .png, .webp, .avif].contains(options.format) else {
             throw PinholeError(
-                .unsupportedFormat, "cannot encode \(options.format.name): JPEG, PNG and WebP are supported",
+                .unsupportedFormat, "cannot encode \(options.format.name): JPEG, PNG, WebP and AVIF are supported",
                 detectedType: options.format.name)
         }
         try Task.checkCancellation()
@@ -56,6 +57,7 @@ public struct VipsEncoder: ImageEncoding {
         switch options.format {
         case .jpeg: status = CPinholeVips_jpegsave(source.pointer, quality, &buffer, &length)
         case .webp: status = CPinholeVips_webpsave(source.pointer, quality, &buffer, &length)
+        case .avif: status = CPinholeVips_avifsave(source.pointer, quality, &buffer, &length)
         default: status = CPinholeVips_pngsave(source.pointer, &buffer, &length)
         }
         defer { CPinholeVips_free(buffer) }

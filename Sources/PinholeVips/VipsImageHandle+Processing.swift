@@ -12,11 +12,23 @@ extension VipsImageHandle {
         return try cropped(to: layout.output, at: crop, failure: failure)
     }
 
-    /// `vips_smartcrop` to `size` (each side ≤ this image's) placed at `crop`.
+    /// `vips_smartcrop` to `size` (each side ≤ this image's) placed at `crop`; a compass crop is the window at
+    /// ``ThumbnailOptions/Crop/origin(width:height:fullWidth:fullHeight:)`` (`vips_extract_area`).
     func cropped(
         to size: PixelSize, at crop: ThumbnailOptions.Crop, failure: (String) -> PinholeError
     ) throws -> VipsImageHandle {
         guard size.width < width || size.height < height else { return self }
+        if crop != .centre,
+            let origin = crop.origin(
+                width: size.width, height: size.height, fullWidth: width,
+                fullHeight: height)
+        {
+            let window = PixelSize(width: min(size.width, width), height: min(size.height, height))
+            return try VipsImageHandle.make(failure: failure) { out in
+                CPinholeVips_extract(
+                    pointer, Int32(origin.x), Int32(origin.y), Int32(window.width), Int32(window.height), out)
+            }
+        }
         return try VipsImageHandle.make(failure: failure) { out in
             CPinholeVips_crop(pointer, Int32(size.width), Int32(size.height), crop.vipsInteresting, out)
         }
@@ -53,6 +65,9 @@ extension ThumbnailOptions.Crop {
         case .centre: Int32(VIPS_INTERESTING_CENTRE.rawValue)
         case .attention: Int32(VIPS_INTERESTING_ATTENTION.rawValue)
         case .entropy: Int32(VIPS_INTERESTING_ENTROPY.rawValue)
+        // The compass crops are cut with vips_extract_area (``cropped(to:at:failure:)``), never smartcropped.
+        case .north, .south, .east, .west, .northEast, .northWest, .southEast, .southWest:
+            Int32(VIPS_INTERESTING_CENTRE.rawValue)
         }
     }
 }

@@ -135,6 +135,10 @@ int CPinholeVips_jpegsave(VipsImage *in, int quality, void **buf, size_t *len);
 int CPinholeVips_pngsave(VipsImage *in, void **buf, size_t *len);
 int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len);
 
+/// vips_heifsave_buffer as AVIF (AV1 through libheif), at `quality` (1-100), effort 2 of 0-9 (libvips' default
+/// of 4 takes about twice as long for thumbnails of the same size), metadata stripped.
+int CPinholeVips_avifsave(VipsImage *in, int quality, void **buf, size_t *len);
+
 /// The ICC profile embedded in the image in `buf` (libvips' `icc-profile-data`, read from the header only), as a
 /// copy of `*length` bytes to free with CPinholeVips_free; NULL (and `*length` 0) when there is none.
 void *CPinholeVips_icc_profile(const void *buf, size_t len, size_t *length);

@@ -17,6 +17,9 @@
 /// computed into memory first (they read it more than once; a shrink-on-load image can be read once, in order).
 int CPinholeVips_crop(VipsImage *in, int width, int height, int interesting, VipsImage **out);
 
+/// vips_extract_area: the width x height window at (left, top); the window must lie inside `in`.
+int CPinholeVips_extract(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+
 /// vips_thumbnail_image with size=force: scales `in` to exactly `width`×`height` with the kernel vips_thumbnail
 /// uses (lanczos3; alpha premultiplied while resampling). No colour management, no rotation.
 int CPinholeVips_resize(VipsImage *in, int width, int height, VipsImage **out);

@@ -43,6 +43,41 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
         case attention
         /// The region with the most information: slices of least entropy are cut away (libvips `entropy`).
         case entropy
+        /// The top edge, centred across (imgproxy's gravity `no`); the compass crops are pure geometry.
+        case north
+        /// The bottom edge, centred across.
+        case south
+        /// The right edge, centred down.
+        case east
+        /// The left edge, centred down.
+        case west
+        /// The top-right corner.
+        case northEast = "north-east"
+        /// The top-left corner.
+        case northWest = "north-west"
+        /// The bottom-right corner.
+        case southEast = "south-east"
+        /// The bottom-left corner.
+        case southWest = "south-west"
+
+        /// Where a `width` × `height` window of a `fullWidth` × `fullHeight` image starts, for the compass crops
+        /// and ``centre``; `nil` for the crops that look at the pixels (``attention``, ``entropy``).
+        public func origin(width: Int, height: Int, fullWidth: Int, fullHeight: Int) -> (x: Int, y: Int)? {
+            let spareX = max(0, fullWidth - width)
+            let spareY = max(0, fullHeight - height)
+            switch self {
+            case .attention, .entropy: return nil
+            case .centre: return (spareX / 2, spareY / 2)
+            case .north: return (spareX / 2, 0)
+            case .south: return (spareX / 2, spareY)
+            case .east: return (spareX, spareY / 2)
+            case .west: return (0, spareY / 2)
+            case .northEast: return (spareX, 0)
+            case .northWest: return (0, 0)
+            case .southEast: return (spareX, spareY)
+            case .southWest: return (0, spareY)
+            }
+        }
     }
 
     /// The box in pixels (both sides ≥ 1).

@@ -35,6 +35,12 @@ struct PinholeCLI: Sendable {
             } catch {
                 return usageError(error, help: "pinhole gallery --help")
             }
+        case "serve":
+            do {
+                return try await ServeCommand.run(rest)
+            } catch {
+                return usageError(error, help: "pinhole serve --help")
+            }
         case "bench":
             do {
                 return try await BenchCommand.run(rest)
@@ -96,6 +102,8 @@ struct PinholeCLI: Sendable {
                                and JSON Feed (--feed). See 'pinhole thumbnail --help' for its options.
           gallery [FEED]       Browse a JSON Feed (path or URL) with thumbnails in the terminal; without
                                FEED a 200-photo demo over loopback. See 'pinhole gallery --help'.
+          serve                Serve thumbnails over HTTP at imgproxy-style signed URLs (libmicrohttpd).
+                               See 'pinhole serve --help'.
           bench thumbnail [DIR] [--compare]
                                Thumbnails/s, CPU and memory against vipsthumbnail (and ImageMagick, Pillow,
                                pyvips and the TurboJPEG floor with --compare) over the photo corpus.

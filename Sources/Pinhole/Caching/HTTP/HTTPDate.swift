@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import PinholeShared
 
 /// HTTP dates (`Date`, `Expires`, `Last-Modified`), parsed as RFC 9110 §5.6.7 asks of a recipient: the three
@@ -7,7 +7,7 @@ import PinholeShared
 /// GMT. Anything else (`0`, `-1`, another zone, a 32nd day) is not a date: `nil`.
 ///
 /// Source: https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7
-enum HTTPDate {
+package enum HTTPDate {
     /// One formatter per format. `DateFormatter` is not documented thread-safe on Linux, so parsing happens under
     /// the lock (a few microseconds, once per response).
     private static let formatters = Locked<[DateFormatter]>([
@@ -17,7 +17,7 @@ enum HTTPDate {
     ])
 
     /// The instant `text` names, or `nil` when it is not an HTTP date.
-    static func parse(_ text: String?) -> Date? {
+    package static func parse(_ text: String?) -> Date? {
         guard var text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         // asctime pads a one-digit day with a space ("Nov  6"); the formatter wants one space.
         while text.contains("  ") { text = text.replacingOccurrences(of: "  ", with: " ") }
@@ -32,7 +32,7 @@ enum HTTPDate {
     }
 
     /// `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         formatters.withLock { $0[0].string(from: date) }
     }
 

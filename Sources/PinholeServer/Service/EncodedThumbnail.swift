@@ -1,0 +1,39 @@
+public import Foundation
+public import Pinhole
+
+/// One encoded answer: the bytes, their format and validators, and where the image came from.
+public struct EncodedThumbnail: Sendable {
+    /// The encoded image.
+    public var body: Data
+    /// Its format.
+    public var format: OutputFormat
+    /// A strong entity tag (quoted): the first 128 bits of the body's SHA-256, in hex.
+    public var etag: String
+    /// When the bytes were encoded (to the second).
+    public var lastModified: Date
+    /// Where the pipeline found the image (`memoryCache`, `diskCache`, `network`).
+    public var imageSource: ImageResponse.Source
+    /// The image's size in pixels.
+    public var size: PixelSize
+}
+
+/// The identity of one encoded answer: the image (source, box, processing) and how it is encoded. The format
+/// part is either the one asked for or the pair negotiated from `Accept` (for an opaque image, for one with
+/// alpha), so two `Accept` headers that lead to the same answers share one entry.
+struct EncodedThumbnailKey: Sendable, Hashable {
+    enum FormatChoice: Sendable, Hashable {
+        case explicit(OutputFormat)
+        case negotiated(opaque: OutputFormat, alpha: OutputFormat)
+
+        func format(hasAlpha: Bool) -> OutputFormat {
+            switch self {
+            case .explicit(let format): format
+            case .negotiated(let opaque, let alpha): hasAlpha ? alpha : opaque
+            }
+        }
+    }
+
+    var image: ImageKey
+    var format: FormatChoice
+    var quality: Int
+}

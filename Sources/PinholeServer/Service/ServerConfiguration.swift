@@ -1,0 +1,68 @@
+public import Foundation
+
+/// What `pinhole serve` is started with (each field is one of its options; defaults as documented there).
+public struct ServerConfiguration: Sendable {
+    /// Where to listen: numeric host and port; `127.0.0.1:8080` by default.
+    public var daemon = HTTPDaemon.Settings()
+    /// The signer of processing URLs; `nil` only with ``allowsUnsigned``.
+    public var signer: URLSigner?
+    /// Whether a URL without a valid signature is served; `false` by default (403).
+    public var allowsUnsigned = false
+    /// Source prefixes that may reach private, loopback and link-local addresses (every other source must
+    /// resolve to public addresses, checked at connect time, redirects included).
+    public var allowedSources: [SourcePrefix] = []
+    /// The disk cache of sources and thumbnails; none by default.
+    public var cacheDirectory: URL?
+    /// Bytes the disk cache may hold; 1 GB by default.
+    public var cacheSizeLimit = 1_000_000_000
+    /// The most pixels a source may declare; 50,000,000 by default.
+    public var maxSourcePixels = 50_000_000
+    /// The most bytes read from a source; 20,000,000 by default.
+    public var maxSourceBytes = 20_000_000
+    /// Decodes and encodes at once; the core count by default.
+    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Bytes of memory the caches may hold (half decoded images, a quarter encoded answers); 256 MB by default.
+    public var memoryBudget = 256_000_000
+    /// `Cache-Control: max-age` of image answers, in seconds; 86,400 (a day) by default.
+    public var maxAge = 86_400
+    /// The deadline of one request's load, decode and encode; 30 s by default.
+    public var timeout: Duration = .seconds(30)
+    /// How long a drain waits for requests in flight before it stops anyway; 30 s by default.
+    public var drainTimeout: Duration = .seconds(30)
+
+    public init() {
+        daemon.port = 8080
+    }
+}
+
+/// A source prefix of `--allow-source`: scheme, host and port must equal the source's, and the source's path
+/// must start with the prefix's (so `http://cdn` does not admit `http://cdn.evil.example`).
+public struct SourcePrefix: Sendable, Hashable, CustomStringConvertible {
+    let scheme: String
+    let host: String
+    let port: Int
+    let path: String
+
+    /// - Returns: `nil` unless `text` is an absolute `http(s)` URL with a host.
+    public init?(_ text: String) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        self.scheme = scheme
+        self.host = host
+        port = url.port ?? (scheme == "https" ? 443 : 80)
+        path = url.path.isEmpty ? "/" : url.path
+    }
+
+    /// Whether `url` lies under this prefix.
+    public func contains(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return false }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let path = url.path.isEmpty ? "/" : url.path
+        guard scheme == self.scheme, host == self.host, port == self.port else { return false }
+        // A path prefix ends at a segment: "/img" admits "/img" and "/img/…", not "/imgs".
+        return path == self.path || path.hasPrefix(self.path.hasSuffix("/") ? self.path : self.path + "/")
+    }
+
+    public var description: String { "\(scheme)://\(host):\(port)\(path)" }
+}

@@ -1,0 +1,43 @@
+import Foundation
+public import Pinhole
+import PinholeCurl
+import PinholeVips
+
+/// The pipeline `pinhole serve` runs on: libvips confined to the untrusted formats, libcurl with every
+/// connection's address checked, the configured limits, memory and disk caches.
+public enum ServerPipeline {
+    /// - Parameter onDiagnostic: where the pipeline's diagnostics go (an unusable cache directory, …).
+    public static func make(
+        _ configuration: ServerConfiguration, onDiagnostic: (@Sendable (String) -> Void)? = nil
+    ) -> ImagePipeline {
+        var http = HTTPDataLoader.Configuration()
+        http.maxResponseBytes = configuration.maxSourceBytes
+        http.connectionPolicy = connectionPolicy(allowing: configuration.allowedSources)
+        http.maxConnectionsPerHost = 16
+        let decoder = FormatConfinedDecoder(VipsDecoder())
+        var pipeline = ImagePipeline.Configuration(
+            decoder: decoder, dataLoader: HTTPDataLoader(configuration: http), encoder: VipsEncoder())
+        pipeline.maxPixelCount = configuration.maxSourcePixels
+        pipeline.maxFrameCount = SourcePolicy.untrustedMaxFrameCount
+        pipeline.processingConcurrencyLimit = max(1, configuration.concurrency)
+        pipeline.networkConcurrencyLimit = 32
+        pipeline.memoryCache = MemoryCache(configuration: .init(costLimit: configuration.memoryBudget / 2))
+        pipeline.diskCacheDirectory = configuration.cacheDirectory
+        pipeline.diskCacheSizeLimit = configuration.cacheSizeLimit
+        pipeline.diskCachePolicy = .storeAll
+        pipeline.onDiagnostic = onDiagnostic
+        return ImagePipeline(configuration: pipeline)
+    }
+
+    /// Refuses a connection to a non-public address unless the URL it is for (the source or a redirect target)
+    /// lies under one of `prefixes`.
+    static func connectionPolicy(
+        allowing prefixes: [SourcePrefix]
+    ) -> @Sendable (IPAddress, URL) throws -> Void {
+        let publicOnly = UntrustedSourceGuard(allowedFileRoot: nil)
+        return { address, url in
+            if prefixes.contains(where: { $0.contains(url) }) { return }
+            try publicOnly.checkConnection(to: address, for: url)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+public import Foundation
+public import Pinhole
+import Synchronization
+
+/// Turns (source, ``ProcessingOptions``, `Accept`) into encoded bytes through one ``ImagePipeline``, once per
+/// identity at a time.
+///
+/// - The pipeline coalesces the download of a source across every size, and the decode of one size across
+///   callers; its memory and disk caches hold images and sources.
+/// - Encoded answers live in their own memory cache (LRU by bytes), so a hot URL costs a lookup; identical
+///   requests that arrive while one is being made wait for it (``coalescedJoins``).
+/// - No caller cancels shared work: a client cannot leave a suspended connection, and the pipeline's own
+///   deadline bounds every request.
+///
+/// Thread-safe.
+public final class ThumbnailService: Sendable {
+    /// What the service encodes with and keeps.
+    public struct Configuration: Sendable {
+        /// The pipeline: decoder, loader, limits, caches.
+        public var pipeline: ImagePipeline
+        /// The encoder of answers.
+        public var encoder: any ImageEncoding
+        /// Quality when the URL gives none; 80 by default.
+        public var defaultQuality = 80
+        /// The order formats are chosen in when `Accept` ranks them equally: WebP, AVIF, JPEG, PNG by default
+        /// (WebP encodes thumbnails several times faster than AVIF).
+        public var formatPreference: [OutputFormat] = [.webp, .avif, .jpeg, .png]
+        /// Bytes of encoded answers kept in memory; 64 MB by default.
+        public var encodedCacheCostLimit = 64_000_000
+        /// The deadline of one request's whole load (download, decode, encode); 30 s by default.
+        public var timeout: Duration = .seconds(30)
+
+        public init(pipeline: ImagePipeline, encoder: any ImageEncoding) {
+            self.pipeline = pipeline
+            self.encoder = encoder
+        }
+    }
+
+    public let configuration: Configuration
+    let encodedCache: MemoryCache<EncodedThumbnailKey, EncodedThumbnail>
+    let inFlight = Mutex<[EncodedThumbnailKey: Task<EncodedThumbnail, any Error>]>([:])
+    let counters = Mutex(Counters())
+
+    struct Counters {
+        var encodedHits = 0
+        var coalescedJoins = 0
+        var encodes = 0
+    }
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        encodedCache = MemoryCache(
+            configuration: .init(
+                costLimit: configuration.encodedCacheCostLimit, countLimit: 100_000,
+                entryCostLimit: configuration.encodedCacheCostLimit / 4))
+    }
+
+    /// Answers waiting in the encoded cache.
+    public var encodedCacheBytes: Int { encodedCache.totalCost }
+    /// Requests answered from the encoded cache.
+    public var encodedHits: Int { counters.withLock { $0.encodedHits } }
+    /// Requests that waited for an identical one already being made.
+    public var coalescedJoins: Int { counters.withLock { $0.coalescedJoins } }
+    /// Answers encoded.
+    public var encodes: Int { counters.withLock { $0.encodes } }
+
+    /// The encoded answer if it is in memory now; never waits. Safe on a server's polling thread.
+    public func cachedThumbnail(source: URL, options: ProcessingOptions, accept: AcceptHeader) -> EncodedThumbnail? {
+        let key = key(source: source, options: options, accept: accept)
+        guard let hit = encodedCache[key] else { return nil }
+        counters.withLock { $0.encodedHits += 1 }
+        return hit
+    }
+
+    /// The encoded answer: from memory, from a request being made, or made now.
+    ///
+    /// - Throws: ``PinholeError`` from the pipeline or the encoder (its ``PinholeError/code`` says which).
+    public func thumbnail(source: URL, options: ProcessingOptions, accept: AcceptHeader) async throws
+        -> EncodedThumbnail
+    {
+        let key = key(source: source, options: options, accept: accept)
+        if let hit = encodedCache[key] {
+            counters.withLock { $0.encodedHits += 1 }
+            return hit
+        }
+        let task = inFlight.withLock { tasks -> Task<EncodedThumbnail, any Error> in
+            if let running = tasks[key] {
+                counters.withLock { $0.coalescedJoins += 1 }
+                return running
+            }
+            let made = Task.detached { [self] in
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+                return try await make(key, source: source, options: options)
+            }
+            tasks[key] = made
+            return made
+        }
+        return try await task.value
+    }
+
+    func key(source: URL, options: ProcessingOptions, accept: AcceptHeader) -> EncodedThumbnailKey {
+        let image = ImageKey(
+            sourceKey: ImageRequest.defaultSourceKey(for: source), thumbnail: options.thumbnail,
+            processing: options.cacheBuster.isEmpty ? "" : "cb=\(options.cacheBuster)")
+        let choice: EncodedThumbnailKey.FormatChoice =
+            options.format.map { .explicit($0) }
+            ?? .negotiated(
+                opaque: accept.negotiate(preference: configuration.formatPreference, hasAlpha: false),
+                alpha: accept.negotiate(preference: configuration.formatPreference, hasAlpha: true))
+        return EncodedThumbnailKey(
+            image: image, format: choice, quality: options.quality ?? configuration.defaultQuality)
+    }
+
+    func make(_ key: EncodedThumbnailKey, source: URL, options: ProcessingOptions) async throws -> EncodedThumbnail {
+        let request = ImageRequest(url: source, thumbnail: options.thumbnail, timeout: configuration.timeout)
+        let response = try await configuration.pipeline.image(for: request)
+        let format = key.format.format(hasAlpha: response.image.hasAlpha)
+        let body = try await configuration.encoder.encode(
+            response.image, options: EncodingOptions(format: format.imageFormat, quality: key.quality))
+        let encoded = EncodedThumbnail(
+            body: body, format: format, etag: EntityTag.strong(for: body),
+            lastModified: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
+            imageSource: response.source, size: PixelSize(width: response.image.width, height: response.image.height))
+        counters.withLock { $0.encodes += 1 }
+        encodedCache.insert(encoded, for: key, cost: body.count)
+        return encoded
+    }
+}

@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+import Pinhole
+import PinholeServer
+import PinholeVips
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a ``ThumbnailServer`` until SIGTERM or SIGINT, then drains it and stops the daemon.
+struct ServeRunner {
+    let configuration: ServerConfiguration
+
+    func run() async -> Int32 {
+        let stderr = FileHandle.standardError
+        let pipeline = ServerPipeline.make(configuration) { line in stderr.write(Data("pinhole: \(line)\n".utf8)) }
+        var serviceConfiguration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
+        serviceConfiguration.encodedCacheCostLimit = configuration.memoryBudget / 4
+        serviceConfiguration.timeout = configuration.timeout
+        let output = FileHandle.standardOutput
+        let server = ThumbnailServer(
+            configuration: configuration, service: ThumbnailService(configuration: serviceConfiguration)
+        ) { line in output.write(Data((line + "\n").utf8)) }
+        let daemon: HTTPDaemon
+        do {
+            daemon = try HTTPDaemon(settings: configuration.daemon, responder: server)
+        } catch {
+            stderr.write(Data("pinhole: \(error)\n".utf8))
+            return 1
+        }
+        let signal = await Self.firstSignal {
+            stderr.write(
+                Data(
+                    "pinhole: serving on \(configuration.daemon.host):\(daemon.port)\(configuration.allowsUnsigned ? " (unsigned URLs allowed)" : "")\n"
+                        .utf8))
+        }
+        stderr.write(Data("pinhole: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): draining\n".utf8))
+        await server.drain()
+        await daemon.stop()
+        stderr.write(Data("pinhole: stopped\n".utf8))
+        return 0
+    }
+
+    /// Waits for SIGTERM or SIGINT (delivered to dispatch sources, not the default handlers) and returns it;
+    /// `ready` runs once the handlers are in place.
+    static func firstSignal(ready: () -> Void) async -> Int32 {
+        let queue = DispatchQueue(label: "pinhole.serve.signals")
+        let sources = [SIGTERM, SIGINT].map { number -> (Int32, any DispatchSourceSignal) in
+            Glibc.signal(number, SIG_IGN)
+            return (number, DispatchSource.makeSignalSource(signal: number, queue: queue))
+        }
+        let received = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let once = SignalLatch()
+            for (number, source) in sources {
+                source.setEventHandler {
+                    if once.fire() { continuation.resume(returning: number) }
+                }
+                source.resume()
+            }
+            ready()
+        }
+        for (_, source) in sources { source.cancel() }
+        return received
+    }
+}
+
+/// Lets the first of several signal handlers through.
+private final class SignalLatch: Sendable {
+    private let fired = Mutex(false)
+
+    /// `true` for the first caller only.
+    func fire() -> Bool {
+        fired.withLock { fired in
+            defer { fired = true }
+            return !fired
+        }
+    }
+}
