@@ -36,7 +36,9 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// A source prefix of `--allow-source`: scheme, host and port must equal the source's, and the source's path
-/// must start with the prefix's (so `http://cdn` does not admit `http://cdn.evil.example`).
+/// must start with the prefix's (so `http://cdn` does not admit `http://cdn.evil.example`). The path limits the
+/// sources clients may name; a redirect from such a source may go anywhere on the prefix's origin (and to public
+/// addresses), never to another private one.
 public struct SourcePrefix: Sendable, Hashable, CustomStringConvertible {
     let scheme: String
     let host: String
@@ -54,12 +56,20 @@ public struct SourcePrefix: Sendable, Hashable, CustomStringConvertible {
         path = url.path.isEmpty ? "/" : url.path
     }
 
-    /// Whether `url` lies under this prefix.
-    public func contains(_ url: URL) -> Bool {
+    /// Whether `url` has this prefix's scheme, host and port.
+    public func isSameOrigin(as url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return false }
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return scheme == self.scheme && host == self.host && (url.port ?? (scheme == "https" ? 443 : 80)) == port
+    }
+
+    /// Whether `url` lies under this prefix: the same origin, and a path that starts with the prefix's at a
+    /// segment boundary. A `.` or `..` segment never matches (`/img/../secret` is not under `/img`).
+    public func contains(_ url: URL) -> Bool {
+        guard isSameOrigin(as: url) else { return false }
         let path = url.path.isEmpty ? "/" : url.path
-        guard scheme == self.scheme, host == self.host, port == self.port else { return false }
+        guard !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+            !url.absoluteString.lowercased().contains("%2e")
+        else { return false }
         // A path prefix ends at a segment: "/img" admits "/img" and "/img/…", not "/imgs".
         return path == self.path || path.hasPrefix(self.path.hasSuffix("/") ? self.path : self.path + "/")
     }

@@ -12,11 +12,16 @@ public enum ServerPipeline {
     ) -> ImagePipeline {
         var http = HTTPDataLoader.Configuration()
         http.maxResponseBytes = configuration.maxSourceBytes
-        http.connectionPolicy = connectionPolicy(allowing: configuration.allowedSources)
         http.maxConnectionsPerHost = 16
+        var publicOnly = http
+        publicOnly.connectionPolicy = connectionPolicy(allowing: [])
+        var allowed = http
+        allowed.connectionPolicy = connectionPolicy(allowing: configuration.allowedSources)
+        let loader = SourceRoutingLoader(
+            prefixes: configuration.allowedSources, allowed: HTTPDataLoader(configuration: allowed),
+            publicOnly: HTTPDataLoader(configuration: publicOnly))
         let decoder = FormatConfinedDecoder(VipsDecoder())
-        var pipeline = ImagePipeline.Configuration(
-            decoder: decoder, dataLoader: HTTPDataLoader(configuration: http), encoder: VipsEncoder())
+        var pipeline = ImagePipeline.Configuration(decoder: decoder, dataLoader: loader, encoder: VipsEncoder())
         pipeline.maxPixelCount = configuration.maxSourcePixels
         pipeline.maxFrameCount = SourcePolicy.untrustedMaxFrameCount
         pipeline.processingConcurrencyLimit = max(1, configuration.concurrency)
@@ -29,14 +34,14 @@ public enum ServerPipeline {
         return ImagePipeline(configuration: pipeline)
     }
 
-    /// Refuses a connection to a non-public address unless the URL it is for (the source or a redirect target)
-    /// lies under one of `prefixes`.
+    /// Refuses a connection to a non-public address unless the URL it is opened for (the source or a redirect
+    /// target) is on the origin (scheme, host, port) of one of `prefixes`.
     static func connectionPolicy(
         allowing prefixes: [SourcePrefix]
     ) -> @Sendable (IPAddress, URL) throws -> Void {
         let publicOnly = UntrustedSourceGuard(allowedFileRoot: nil)
         return { address, url in
-            if prefixes.contains(where: { $0.contains(url) }) { return }
+            if prefixes.contains(where: { $0.isSameOrigin(as: url) }) { return }
             try publicOnly.checkConnection(to: address, for: url)
         }
     }

@@ -30,12 +30,9 @@ struct ServeRunner {
             stderr.write(Data("pinhole: \(error)\n".utf8))
             return 1
         }
-        let signal = await Self.firstSignal {
-            stderr.write(
-                Data(
-                    "pinhole: serving on \(configuration.daemon.host):\(daemon.port)\(configuration.allowsUnsigned ? " (unsigned URLs allowed)" : "")\n"
-                        .utf8))
-        }
+        let unsigned = configuration.allowsUnsigned ? " (unsigned URLs allowed)" : ""
+        let listening = "pinhole: serving on \(configuration.daemon.host):\(daemon.port)\(unsigned)\n"
+        let signal = await Self.firstSignal { stderr.write(Data(listening.utf8)) }
         stderr.write(Data("pinhole: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): draining\n".utf8))
         await server.drain()
         await daemon.stop()

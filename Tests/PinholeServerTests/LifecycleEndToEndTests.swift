@@ -1,0 +1,100 @@
+import Foundation
+import Pinhole
+import PinholeServer
+import PinholeTestServer
+import PinholeTestSupport
+import Testing
+
+/// `/health`, `/metrics`, the access log, draining, and what libmicrohttpd answers by itself.
+@Suite(.timeLimit(scaledMinutes: 2))
+struct LifecycleEndToEndTests {
+    @Test func metricsCountRequestsByStatusCacheTiersAndCoalescingInPrometheusText() async throws {
+        // Given a served image (made once, then from the encoded cache) and one refused URL
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        harness.origin.route("/p.jpg", .image(try await OriginImages.halves()))
+        let path = harness.signedPath("w:100", plain: "/p.jpg")
+        _ = try await harness.get(path)
+        _ = try await harness.get(path)
+        _ = try await harness.get("/insecure/w:1/plain/http://e.com/a.jpg")
+        // When /metrics is read
+        let answer = try await harness.get("/metrics")
+        let text = String(decoding: answer.body, as: UTF8.self)
+        // Then it is Prometheus text, every sample prefixed pinhole_, with the counts of what happened
+        #expect(answer.header("Content-Type")?.hasPrefix("text/plain") == true)
+        let samples = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(!samples.isEmpty)
+        #expect(samples.allSatisfy { $0.hasPrefix("pinhole_") })
+        #expect(text.contains("pinhole_http_requests_total{status=\"200\"} 2"))
+        #expect(text.contains("pinhole_http_requests_total{status=\"403\"} 1"))
+        #expect(text.contains("pinhole_cache_hits_total{tier=\"encoded_memory\"} 1"))
+        #expect(text.contains("pinhole_decodes_total 1"))
+        #expect(text.contains("pinhole_http_request_duration_seconds_count 3"))
+        #expect(text.contains("pinhole_coalesced_joins_total"))
+        #expect(text.contains("pinhole_memory_budget_in_use_bytes"))
+        // And the access log has one JSON line per request, with status and where the answer came from
+        #expect(await eventually { harness.log.lines.count == 4 })
+        let lines = harness.log.lines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        // (the last line is /metrics itself, logged once its answer was sent)
+        #expect(lines.count == 4)
+        #expect(lines.map { $0["status"] as? Int } == [200, 200, 403, 200])
+        #expect(lines.map { $0["from"] as? String } == ["network", "memory", nil, nil])
+        #expect(lines.last?["target"] as? String == "/metrics")
+    }
+
+    @Test func drainingFinishesRequestsInFlightAndRefusesNewOnesWith503() async throws {
+        // Given a request in flight (the origin answers after 800 ms)
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        harness.origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .milliseconds(800)))
+        harness.origin.route("/p.jpg", .image(try await OriginImages.halves()))
+        #expect(try await harness.get("/health").status == 200)
+        let inFlight = Task { try await harness.get(harness.signedPath("w:100", plain: "/slow.jpg")) }
+        #expect(await eventually { harness.origin.requestCount(for: "/slow.jpg") == 1 })
+        // When the server drains
+        let drained = Task { await harness.server.drain() }
+        #expect(await eventually { harness.server.isDraining })
+        // Then new image requests get 503 with Retry-After, /health says 503, and the one in flight is served
+        let refused = try await harness.get(harness.signedPath("w:100", plain: "/p.jpg"))
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(try await harness.get("/health").status == 503)
+        #expect(try await inFlight.value.status == 200)
+        await drained.value
+        #expect(harness.server.workingCount == 0)
+        #expect(harness.origin.requestCount(for: "/p.jpg") == 0)
+    }
+
+    @Test func otherMethodsAre405AndHeadHasNoBody() async throws {
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        harness.origin.route("/p.jpg", .image(try await OriginImages.halves()))
+        let post = try await harness.get("/health", method: "POST")
+        #expect(post.status == 405)
+        #expect(post.header("Allow") == "GET, HEAD")
+        let head = try await harness.get(harness.signedPath("w:100", plain: "/p.jpg"), method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(Int(head.header("Content-Length") ?? "") ?? 0 > 0)
+    }
+
+    @Test func aTargetLongerThanTheConnectionsMemoryIsRefusedByTheServerLibrary() async throws {
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        let answer = try await harness.get("/x/w:1/plain/http://e.com/" + String(repeating: "a", count: 20_000))
+        #expect(answer.status == 414)
+        #expect(await eventually { harness.daemon.openRequestCount == 0 })
+        #expect(try await harness.get("/health").status == 200)
+    }
+
+    @Test func unknownPathsAre404AndKeepAliveConnectionsAreReused() async throws {
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        let answer = try await harness.get("/favicon.ico")
+        #expect(answer.status == 404)
+        #expect(answer.errorCode == "not_found")
+        #expect(answer.header("Connection")?.lowercased() != "close")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Pinhole
+import PinholeServer
+import PinholeTestServer
+import PinholeTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The built `pinhole serve` as a child process: its options, a signed request, and SIGTERM with requests in flight.
+@Suite(.timeLimit(scaledMinutes: 3))
+struct ServeCommandEndToEndTests {
+    /// Starts `pinhole serve` on a kernel-chosen port; returns the child and its port once it listens.
+    static func start(_ arguments: [String]) async throws -> (SpawnedProcess, Int) {
+        let child = try SpawnedProcess([PinholeExecutable.path, "serve", "--listen", "127.0.0.1:0"] + arguments)
+        var port: Int?
+        _ = await eventually(timeout: .seconds(30), every: .milliseconds(20)) {
+            let text = await child.stderr()
+            if let range = text.range(of: "serving on 127.0.0.1:") {
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            }
+            return port != nil || child.hasExited
+        }
+        let stderr = await child.stderr()
+        return (child, try #require(port, "pinhole serve did not start: \(stderr)"))
+    }
+
+    @Test func helpDocumentsEveryOptionWithItsDefault() async throws {
+        let result = try await SpawnedProcess.run([PinholeExecutable.path, "serve", "--help"])
+        #expect(result.status == 0)
+        for option in [
+            "--listen", "--key", "--salt", "--allow-unsigned", "--allow-source", "--cache-dir", "--max-src-pixels",
+            "--max-src-bytes", "--concurrency", "--memory-budget",
+        ] {
+            #expect(result.stdout.contains(option), "\(option)")
+        }
+        #expect(result.stdout.contains("Default: 127.0.0.1:8080"))
+    }
+
+    @Test func withoutAKeyOrAllowUnsignedItRefusesToStart() async throws {
+        let result = try await SpawnedProcess.run(
+            [PinholeExecutable.path, "serve"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--key"))
+    }
+
+    @Test func sigtermFinishesRequestsInFlightRefusesNewOnesAndExitsZero() async throws {
+        // Given the binary serving with a key from the environment, and an origin that answers after 1.5 s
+        let origin = try PinholeTestServer()
+        defer { origin.stop() }
+        origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .milliseconds(1500)))
+        origin.route("/p.jpg", .image(try await OriginImages.halves()))
+        let signer = try URLSigner(keyHex: ServerHarness.keyHex, saltHex: ServerHarness.saltHex)
+        setenv("PINHOLE_KEY", ServerHarness.keyHex, 1)
+        setenv("PINHOLE_SALT", ServerHarness.saltHex, 1)
+        defer {
+            unsetenv("PINHOLE_KEY")
+            unsetenv("PINHOLE_SALT")
+        }
+        let (child, port) = try await Self.start(["--allow-source", origin.baseURL.absoluteString])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        func get(_ path: String) async throws -> Int {
+            let (_, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            return (response as? HTTPURLResponse)?.statusCode ?? -1
+        }
+        // When two requests are in flight and the server gets SIGTERM
+        let slow = signer.signedPath("/w:100/plain/\(origin.url("/slow.jpg").absoluteString)")
+        let slowOther = signer.signedPath("/w:60/plain/\(origin.url("/slow.jpg").absoluteString)")
+        let first = Task { try await get(slow) }
+        let second = Task { try await get(slowOther) }
+        #expect(await eventually { origin.requestCount(for: "/slow.jpg") == 1 })
+        child.kill(SIGTERM)
+        #expect(await eventually { await child.stderr().contains("draining") })
+        // Then a new request is refused with 503 while they finish with 200, and the process exits 0
+        let late = try await get(signer.signedPath("/w:100/plain/\(origin.url("/p.jpg").absoluteString)"))
+        #expect(late == 503)
+        #expect(try await first.value == 200)
+        #expect(try await second.value == 200)
+        #expect(try await child.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(origin.requestCount(for: "/p.jpg") == 0)
+        // And the access log on stdout has a JSON line for each request
+        let lines = await child.stdout().split(separator: "\n")
+        #expect(lines.count == 3)
+    }
+}
