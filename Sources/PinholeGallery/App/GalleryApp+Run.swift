@@ -29,6 +29,7 @@ extension GalleryApp {
             favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),
             locale: GalleryLocale.fromEnvironment(options.environment), size: size, layoutMode: options.layout,
             renderer: renderer)
+        model.thumbnailURL = options.thumbnailURL
         let app = GalleryApp(
             model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
             decodeNice: options.decodeNice)

@@ -1,6 +1,6 @@
 public import Foundation
 import Glibc
-import Pinhole
+public import Pinhole
 import PinholeShared
 import PinholeVips
 
@@ -31,6 +31,8 @@ public final class GalleryApp {
         public var layout: LayoutMode
         /// The environment (locale, XDG directories, terminal, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
+        /// Where images are asked for (``FeedScreenModel/thumbnailURL``); `nil` (default) loads each URL itself.
+        public var thumbnailURL: (@Sendable (_ source: URL, _ box: ThumbnailOptions) -> URL?)?
 
         public init(
             feed: String, script: KeyScript? = nil, statsJSON: URL? = nil, decodeNice: Int = 0,

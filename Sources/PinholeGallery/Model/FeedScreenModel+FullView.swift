@@ -42,7 +42,8 @@ extension FeedScreenModel {
 
     /// The full view's request for `url`.
     func fullViewRequest(_ url: URL, priority: ImageRequest.Priority) -> ImageRequest {
-        ImageRequest(url: url, thumbnail: layout.fullViewThumbnailOptions, priority: priority)
+        let box = layout.fullViewThumbnailOptions
+        return ImageRequest(url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority)
     }
 
     /// The key of the full view's picture for `request`.

@@ -20,7 +20,8 @@ extension FeedScreenModel {
 
     /// The thumbnail request of an image for the current layout (list box, or grid tile).
     func thumbnailRequest(_ url: URL, priority: ImageRequest.Priority = .normal) -> ImageRequest {
-        ImageRequest(url: url, thumbnail: layout.thumbnailOptions, priority: priority)
+        let box = layout.thumbnailOptions
+        return ImageRequest(url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority)
     }
 
     /// The key of `request`'s thumbnail picture in the current layout.

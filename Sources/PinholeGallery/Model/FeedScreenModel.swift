@@ -71,6 +71,9 @@ public final class FeedScreenModel {
     public let feedURL: URL
     /// The pipeline that loads thumbnails.
     public let pipeline: ImagePipeline
+    /// Where each image is asked for, given its URL and the box it is drawn in: a thumbnail server's URL for that
+    /// exact box (`pinhole gallery --server`), or `nil` to load the URL itself. `nil` by default.
+    @ObservationIgnored public var thumbnailURL: (@Sendable (_ source: URL, _ box: ThumbnailOptions) -> URL?)?
     let loader: FeedLoader
     let prefetcher: ImagePrefetcher
     let fullViewPrefetcher: ImagePrefetcher

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeServer
 
 /// `pinhole gallery [FEED] [--graphics MODE] [--layout list|grid] [--script STEPS] [--stats-json FILE]`: the
 /// terminal gallery (see ``GalleryApp``).
@@ -13,12 +14,17 @@ enum GalleryCommand {
         .value("--script", "STEPS", help: "Replay keys, one per frame, e.g. \"ready,down:40,up:40,quit\"."),
         .value("--stats-json", "FILE", help: "Write frame and pipeline figures as JSON to FILE at exit."),
         .value("--decode-nice", "N", help: "Nice value of decoding threads, 0-19 (0: same as the UI). Default: 0."),
+        .value(
+            "--server", "URL",
+            help: "Ask a 'pinhole serve' at URL for each picture at the exact pixel size drawn. Default: none."),
+        .value("--key", "HEX", help: "The server's signing key (or PINHOLE_KEY); none: unsigned URLs."),
+        .value("--salt", "HEX", help: "The server's signing salt (or PINHOLE_SALT). Default: empty."),
         .flag("--help", help: "Show this help (also -h)."),
     ]
 
     static let help = """
         USAGE: pinhole gallery [FEED] [--graphics MODE] [--layout list|grid] [--script STEPS] [--stats-json FILE]
-                               [--decode-nice N]
+                               [--decode-nice N] [--server URL [--key HEX --salt HEX]]
 
         Shows a JSON Feed (https://jsonfeed.org/version/1.1) as a scrolling list or a grid of thumbnails, and
         one photo at the terminal's full size. Pictures are drawn by libchafa with the kitty graphics protocol,
@@ -89,11 +95,36 @@ enum GalleryCommand {
                 return 1
             }
         }
-        let options = GalleryApp.Options(
+        var options = GalleryApp.Options(
             feed: feed, script: script, statsJSON: statsJSON, decodeNice: decodeNice, graphics: graphics,
             layout: layout)
+        if let builder = try serverURLBuilder(parsed, environment: options.environment) {
+            options.thumbnailURL = { source, box in builder.url(source: source, thumbnail: box) }
+        }
         let status = await GalleryApp.run(options)
         if let demo { _ = try? await WorkerThreadPool.io.run { demo.stop() } }
         return status
+    }
+
+    /// The signed-URL builder of `--server` (with `--key`/`--salt` or `PINHOLE_KEY`/`PINHOLE_SALT`), or `nil`.
+    ///
+    /// - Throws: ``UsageError`` for a server that is not an http(s) URL, or a key or salt that is not hexadecimal.
+    static func serverURLBuilder(
+        _ parsed: ParsedArguments, environment: [String: String]
+    ) throws(UsageError) -> ProcessingURLBuilder? {
+        guard let text = parsed.string("--server") else { return nil }
+        guard let base = URL(string: text), ["http", "https"].contains(base.scheme?.lowercased() ?? ""),
+            base.host != nil
+        else { throw UsageError("--server needs an http(s) URL, not '\(text)'") }
+        guard let key = parsed.string("--key") ?? environment["PINHOLE_KEY"] else {
+            return ProcessingURLBuilder(base: base, signer: nil)
+        }
+        do {
+            let signer = try URLSigner(
+                keyHex: key, saltHex: parsed.string("--salt") ?? environment["PINHOLE_SALT"] ?? "")
+            return ProcessingURLBuilder(base: base, signer: signer)
+        } catch {
+            throw UsageError("--key/--salt: \(error)")
+        }
     }
 }
