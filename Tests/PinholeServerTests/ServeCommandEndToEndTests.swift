@@ -42,6 +42,15 @@ struct ServeCommandEndToEndTests {
         #expect(result.stdout.contains("Default: 127.0.0.1:8080"))
     }
 
+    @Test func signPrintsThePathWithItsSignatureInFront() async throws {
+        let result = try await SpawnedProcess.run([
+            PinholeExecutable.path, "serve", "--key", "736563726574", "--salt", "68656C6C6F", "--sign",
+            URLSignerTests.documentedPath,
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout == "/\(URLSignerTests.documentedSignature)\(URLSignerTests.documentedPath)\n")
+    }
+
     @Test func withoutAKeyOrAllowUnsignedItRefusesToStart() async throws {
         let result = try await SpawnedProcess.run(
             [PinholeExecutable.path, "serve"], environment: ["PATH": "/usr/bin:/bin"])

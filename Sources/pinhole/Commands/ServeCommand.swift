@@ -20,6 +20,7 @@ enum ServeCommand {
         .value("--memory-budget", "BYTES", help: "Bytes the memory caches may hold. Default: 256000000."),
         .value("--max-age", "SECONDS", help: "Cache-Control max-age of images. Default: 86400."),
         .value("--timeout", "SECONDS", help: "Deadline of one image's download, decode and encode. Default: 30."),
+        .value("--sign", "PATH", help: "Print PATH (/OPTIONS/…/SOURCE) signed with the key and salt, and exit."),
         .flag("--help", help: "Show this help (also -h)."),
     ]
 
@@ -97,6 +98,13 @@ enum ServeCommand {
         }
         guard parsed.positionals.isEmpty else { throw UsageError("serve takes no positional arguments") }
         let configuration = try configuration(parsed, environment: ProcessInfo.processInfo.environment)
+        if let path = parsed.string("--sign") {
+            guard path.hasPrefix("/"), let signer = configuration.signer else {
+                throw UsageError("--sign needs a PATH starting with / and a --key (or PINHOLE_KEY)")
+            }
+            print(signer.signedPath(path))
+            return 0
+        }
         return await ServeRunner(configuration: configuration).run()
     }
 }
