@@ -27,7 +27,8 @@ public final class ThumbnailService: Sendable {
         public var formatPreference: [OutputFormat] = [.webp, .avif, .jpeg, .png]
         /// Bytes of encoded answers kept in memory; 64 MB by default.
         public var encodedCacheCostLimit = 64_000_000
-        /// The deadline of one request's whole load (download, decode, encode); 30 s by default.
+        /// The deadline of one answer's whole making (download, decode, encode): past it the work is cancelled and
+        /// the answer is a ``PinholeError/Code/timeout``; 30 s by default.
         public var timeout: Duration = .seconds(30)
 
         public init(pipeline: ImagePipeline, encoder: any ImageEncoding) {
@@ -90,7 +91,7 @@ public final class ThumbnailService: Sendable {
             }
             let made = Task.detached { [self] in
                 defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
-                return try await make(key, source: source, options: options)
+                return try await makeWithinDeadline(key, source: source, options: options)
             }
             tasks[key] = made
             return made
@@ -109,6 +110,26 @@ public final class ThumbnailService: Sendable {
                 alpha: accept.negotiate(preference: configuration.formatPreference, hasAlpha: true))
         return EncodedThumbnailKey(
             image: image, format: choice, quality: options.quality ?? configuration.defaultQuality)
+    }
+
+    /// ``make(_:source:options:)`` within ``Configuration/timeout``: past it the work is cancelled and the
+    /// answer is ``PinholeError/Code/timeout``.
+    func makeWithinDeadline(
+        _ key: EncodedThumbnailKey, source: URL, options: ProcessingOptions
+    ) async throws -> EncodedThumbnail {
+        let timeout = configuration.timeout
+        return try await withThrowingTaskGroup(of: EncodedThumbnail?.self) { group in
+            group.addTask { try await self.make(key, source: source, options: options) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let made = try await group.next() ?? nil else {
+                throw PinholeError(.timeout, "no answer within \(timeout) for \(source.absoluteString)")
+            }
+            return made
+        }
     }
 
     func make(_ key: EncodedThumbnailKey, source: URL, options: ProcessingOptions) async throws -> EncodedThumbnail {

@@ -1,0 +1,55 @@
+import Foundation
+import Pinhole
+import PinholeServer
+import PinholeTestSupport
+import PinholeVips
+import Synchronization
+import Testing
+
+/// The service's deadline covers the whole answer, decode included, and cancels the work it gives up on.
+@Suite(.timeLimit(scaledMinutes: 1))
+struct ThumbnailServiceDeadlineTests {
+    /// Answers every URL at once with the same bytes.
+    struct InstantLoader: DataLoading {
+        func loadData(for request: DataRequest) async throws -> DataResponse {
+            DataResponse(data: Data([0xFF, 0xD8, 0xFF]), statusCode: 200, headers: [:], url: request.url)
+        }
+    }
+
+    /// A decode that never ends on its own; it records that it was cancelled.
+    final class EndlessDecoder: ImageDecoding {
+        let cancelled = Atomic<Bool>(false)
+
+        func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
+            do {
+                try await Task.sleep(for: .seconds(3600))
+            } catch {
+                cancelled.store(true, ordering: .sequentiallyConsistent)
+                throw error
+            }
+            throw PinholeError(.decodingFailed, "unreachable")
+        }
+    }
+
+    @Test func aDecodeThatOutlastsTheDeadlineIsCancelledAndAnsweredAsATimeout() async throws {
+        // Given a service whose decoder never finishes, with a deadline of 300 ms
+        let decoder = EndlessDecoder()
+        let pipeline = ImagePipeline(
+            configuration: .init(decoder: decoder, dataLoader: InstantLoader(), encoder: VipsEncoder()))
+        var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
+        configuration.timeout = .milliseconds(300)
+        let service = ThumbnailService(configuration: configuration)
+        // When a thumbnail is asked
+        var options = ProcessingOptions()
+        options.width = 10
+        await #expect {
+            _ = try await service.thumbnail(
+                source: URL(string: "http://e.com/a.jpg")!, options: options, accept: AcceptHeader(nil))
+        } throws: { error in
+            // Then it fails as a timeout
+            (error as? PinholeError)?.code == .timeout
+        }
+        // And the decode was cancelled, not left running
+        #expect(await eventually { decoder.cancelled.load(ordering: .sequentiallyConsistent) })
+    }
+}
