@@ -3,6 +3,7 @@ import Pinhole
 import PinholeServer
 import PinholeTestServer
 import PinholeTestSupport
+import Synchronization
 import Testing
 
 /// `/health`, `/metrics`, the access log, draining, and what libmicrohttpd answers by itself.
@@ -67,6 +68,29 @@ struct LifecycleEndToEndTests {
         #expect(harness.origin.requestCount(for: "/p.jpg") == 0)
     }
 
+    @Test func aDrainGivesUpOnAStuckRequestAfterTheDrainTimeout() async throws {
+        // Given a request stuck on an origin that never answers, and a drain timeout of 300 ms
+        let harness = try ServerHarness { configuration, _ in
+            configuration.drainTimeout = .milliseconds(300)
+            configuration.timeout = .seconds(600)
+        }
+        defer { Task { await harness.stop() } }
+        harness.origin.route("/never.jpg", Route(behavior: .neverRespond))
+        let stuck = Task { try? await harness.get(harness.signedPath("w:10", plain: "/never.jpg")) }
+        defer { stuck.cancel() }
+        #expect(await eventually { harness.server.workingCount == 1 })
+        // When the server drains
+        let drained = DoneFlag()
+        Task {
+            await harness.server.drain()
+            drained.set()
+        }
+        // Then the drain returns although the request is still being answered
+        #expect(await eventually(timeout: .seconds(20)) { drained.isSet })
+        #expect(harness.server.workingCount == 1)
+        harness.origin.stop()
+    }
+
     @Test func otherMethodsAre405AndHeadHasNoBody() async throws {
         let harness = try ServerHarness()
         defer { Task { await harness.stop() } }
@@ -97,4 +121,13 @@ struct LifecycleEndToEndTests {
         #expect(answer.errorCode == "not_found")
         #expect(answer.header("Connection")?.lowercased() != "close")
     }
+}
+
+/// Set once something finished.
+final class DoneFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
 }

@@ -83,7 +83,12 @@ struct ServeCommandEndToEndTests {
         let slowOther = signer.signedPath("/w:60/plain/\(origin.url("/slow.jpg").absoluteString)")
         let first = Task { try await get(slow) }
         let second = Task { try await get(slowOther) }
-        #expect(await eventually { origin.requestCount(for: "/slow.jpg") == 1 })
+        let metrics = URL(string: "http://127.0.0.1:\(port)/metrics")!
+        #expect(
+            await eventually {
+                let text = (try? await session.data(from: metrics)).map { String(decoding: $0.0, as: UTF8.self) }
+                return text?.contains("pinhole_http_requests_in_flight 2") == true
+            })
         child.kill(SIGTERM)
         #expect(await eventually { await child.stderr().contains("draining") })
         // Then a new request is refused with 503 while they finish with 200, and the process exits 0
@@ -93,8 +98,9 @@ struct ServeCommandEndToEndTests {
         #expect(try await second.value == 200)
         #expect(try await child.waitForExit(timeout: .seconds(60)) == 0)
         #expect(origin.requestCount(for: "/p.jpg") == 0)
-        // And the access log on stdout has a JSON line for each request
-        let lines = await child.stdout().split(separator: "\n")
+        // And the access log on stdout has a JSON line for each request (the /metrics polls included)
+        let lines = await child.stdout().split(separator: "\n").filter { !$0.contains("/metrics") }
         #expect(lines.count == 3)
+        #expect(origin.requestCount(for: "/slow.jpg") == 1)
     }
 }

@@ -1,48 +1,17 @@
 import Foundation
 import Synchronization
 
-/// What an ``HTTPDaemon``'s callbacks share: the responder, and the counts that let ``HTTPDaemon/stop()`` wait.
+/// What an ``HTTPDaemon``'s callbacks share: the responder, and the counts that let ``HTTPDaemon/stop(grace:)``
+/// wait.
 final class DaemonContext: Sendable {
-    struct Counts {
-        /// Requests whose target was read and that have not completed.
-        var open = 0
-        /// Requests suspended while their answer is computed.
-        var suspended = 0
-        /// Callers of ``waitUntilNoneSuspended()`` waiting for `suspended` to reach 0.
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
     let responder: any HTTPResponding
-    let counts = Mutex(Counts())
+    /// Requests whose target was read and that have not completed (answer sent, or client gone).
+    let open = CountGate()
+    /// Requests suspended while their answer is computed.
+    let suspended = CountGate()
 
     init(responder: any HTTPResponding) {
         self.responder = responder
-    }
-
-    func suspending() {
-        counts.withLock { $0.suspended += 1 }
-    }
-
-    /// After a suspended connection was resumed.
-    func resumed() {
-        let waiters = counts.withLock { counts -> [CheckedContinuation<Void, Never>] in
-            counts.suspended -= 1
-            guard counts.suspended == 0 else { return [] }
-            defer { counts.waiters = [] }
-            return counts.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func waitUntilNoneSuspended() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = counts.withLock { counts -> Bool in
-                if counts.suspended == 0 { return true }
-                counts.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
     }
 }
 

@@ -9,7 +9,7 @@ extension HTTPDaemon {
     static let openRequest: CPinholeServer_target_callback = { context, target, _ in
         guard let context, let target else { return nil }
         let daemon = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue()
-        daemon.counts.withLock { $0.open += 1 }
+        daemon.open.increment()
         return Unmanaged.passRetained(RequestContext(target: String(cString: target))).toOpaque()
     }
 
@@ -65,14 +65,14 @@ extension HTTPDaemon {
             }
             request.state.withLock { $0.phase = .waiting }
             // Suspend before the task exists, so that its resume always follows the suspend.
-            daemon.suspending()
+            daemon.suspended.increment()
             MHD_suspend_connection(connection)
             let suspended = DaemonPointer(pointer: connection)
             Task.detached {
                 let response = await daemon.responder.response(to: serverRequest)
                 request.state.withLock { $0.pending = response }
                 MHD_resume_connection(suspended.pointer)
-                daemon.resumed()
+                daemon.suspended.decrement()
             }
             return MHD_Result.YES
         }
@@ -86,7 +86,7 @@ extension HTTPDaemon {
         let (serverRequest, sent) = request.state.withLock { ($0.request, $0.sent) }
         daemon.responder.completed(
             serverRequest, response: sent, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
-        daemon.counts.withLock { $0.open -= 1 }
+        daemon.open.decrement()
     }
 
     /// Queues `response` (libmicrohttpd copies the body and sends it without a `HEAD`'s body).

@@ -78,15 +78,25 @@ public final class HTTPDaemon: Sendable {
     }
 
     /// Requests whose head has been read and that are not done yet (open or being answered).
-    public var openRequestCount: Int { context.counts.withLock { $0.open } }
+    public var openRequestCount: Int { context.open.count }
 
     /// Requests suspended while their answer is computed.
-    public var suspendedRequestCount: Int { context.counts.withLock { $0.suspended } }
+    public var suspendedRequestCount: Int { context.suspended.count }
 
-    /// Waits until no request is suspended, then stops listening and closes every connection (on a thread of its
-    /// own: libmicrohttpd joins its polling threads). Call it once.
-    public func stop() async {
-        await context.waitUntilNoneSuspended()
+    /// Waits until no request is suspended, then up to `grace` for every answer to be sent (a client that does not
+    /// read is not waited for longer), then stops listening and closes every connection (on a thread of its own:
+    /// libmicrohttpd joins its polling threads). Call it once.
+    ///
+    /// - Parameter grace: how long answers already made may take to reach their clients; 5 s by default.
+    public func stop(grace: Duration = .seconds(5)) async {
+        await context.suspended.waitUntilZero()
+        let open = context.open
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await open.waitUntilZero() }
+            group.addTask { try? await Task.sleep(for: grace) }
+            await group.next()
+            group.cancelAll()
+        }
         let daemon = self.daemon
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {

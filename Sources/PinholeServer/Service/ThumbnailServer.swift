@@ -18,13 +18,8 @@ public final class ThumbnailServer: HTTPResponding {
     public let service: ThumbnailService
     let metrics = ServerMetrics()
     let log: @Sendable (String) -> Void
-    let state = Mutex(DrainState())
-
-    struct DrainState {
-        var draining = false
-        var working = 0
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    }
+    let draining = Atomic<Bool>(false)
+    let working = CountGate()
 
     /// - Parameter log: receives each access-log line (stdout in `pinhole serve`).
     public init(
@@ -36,10 +31,10 @@ public final class ThumbnailServer: HTTPResponding {
     }
 
     /// Whether the server is draining: new image requests get 503, `/health` says 503.
-    public var isDraining: Bool { state.withLock { $0.draining } }
+    public var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
 
     /// Requests whose answer is being made.
-    public var workingCount: Int { state.withLock { $0.working } }
+    public var workingCount: Int { working.count }
 
     // MARK: - HTTPResponding
 
@@ -75,8 +70,8 @@ public final class ThumbnailServer: HTTPResponding {
     }
 
     public func response(to request: ServerRequest) async -> ServerResponse {
-        state.withLock { $0.working += 1 }
-        defer { finishedWork() }
+        working.increment()
+        defer { working.decrement() }
         do {
             let url = try checkedURL(request.path)
             let accept = AcceptHeader(request.headers["accept"])
@@ -103,33 +98,14 @@ public final class ThumbnailServer: HTTPResponding {
     /// Starts draining: new image requests get 503 and `/health` 503; returns when no answer is being made, or
     /// after ``ServerConfiguration/drainTimeout``.
     public func drain() async {
-        state.withLock { $0.draining = true }
+        draining.store(true, ordering: .sequentiallyConsistent)
+        let working = self.working
+        let timeout = configuration.drainTimeout
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitUntilIdle() }
-            group.addTask { try? await Task.sleep(for: self.configuration.drainTimeout) }
+            group.addTask { await working.waitUntilZero() }
+            group.addTask { try? await Task.sleep(for: timeout) }
             await group.next()
             group.cancelAll()
         }
-    }
-
-    func waitUntilIdle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if state.working == 0 { return true }
-                state.idleWaiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    private func finishedWork() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.working -= 1
-            guard state.working == 0 else { return [] }
-            defer { state.idleWaiters = [] }
-            return state.idleWaiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
