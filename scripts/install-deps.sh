@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt-get and only when absent, the Debian packages Pinhole needs to build, test and run
 # its demo: libvips (decoder), its command-line tools (the benchmark's reference), TurboJPEG and libjpeg (JPEG
-# fast paths), giflib, libwebp and libheif (truncation evidence), libcurl (the HTTP transport), libchafa (the
+# fast paths), giflib, libwebp and libheif (truncation evidence), libcurl (the HTTP transport), libmicrohttpd and
+# OpenSSL's libcrypto (`pinhole serve`: the HTTP server, HMAC signatures), libchafa (the
 # gallery's pictures), tmux and a real sixel terminal under a virtual X server (xvfb, xterm, x11-apps' xwd,
 # x11-utils' xwininfo, a monospace font: the gallery's terminal tests), and the packages that carry the real
 # photographs of the corpus and the tools that derive from them.
