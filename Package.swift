@@ -155,8 +155,9 @@ let package = Package(
 // internally, so it is no part of Pinhole's public API. Declared here with every module that uses it.
 package.targets.append(.target(name: "PinholeShared", swiftSettings: strictSettings))
 let usersOfShared: Set = [
-    "Pinhole", "PinholeCurl", "PinholeTestServer", "PinholeGallery", "PinholeBench", "pinhole", "PinholeTestSupport",
-    "PinholeTests", "PinholeVipsTests", "PinholeIntegrationTests", "PinholeGalleryTests", "PinholeCLITests",
+    "Pinhole", "PinholeCurl", "PinholeServer", "PinholeTestServer", "PinholeGallery", "PinholeBench", "pinhole",
+    "PinholeTestSupport", "PinholeTests", "PinholeVipsTests", "PinholeIntegrationTests", "PinholeGalleryTests",
+    "PinholeCLITests", "PinholeServerTests",
 ]
 for target in package.targets where usersOfShared.contains(target.name) {
     target.dependencies.append("PinholeShared")

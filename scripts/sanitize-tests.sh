@@ -35,13 +35,13 @@ for target in $targets; do
         # the run's whole session, the test binary included). Every target runs with leak detection on: the CLI
         # tests start their children with posix_spawn now (SpawnedProcess), not Foundation.Process, which is
         # never freed after its child exits (RELIABILITY.md, "Sanitizers").
-        # PinholeTestServerTests use URLSession as a client. FoundationNetworking leaks libcurl URL handles on
+        # PinholeTestServerTests and PinholeServerTests use URLSession as a client. FoundationNetworking leaks libcurl URL handles on
         # every request (scripts/lsan.supp, CFURLSessionCurlHostIsEqual), but libcurl has no frame pointers, so
         # the fast unwinder never reaches that frame, and the slow one makes the target exceed its time limits.
         # So for this target only, libcurl's module is suppressed too; every other target calls libcurl through
         # Pinhole's HTTPDataLoader, and there its leaks are reported.
         lsan_options=${LSAN_OPTIONS:-}
-        if [ "$sanitizer" = address ] && [ "$target" = PinholeTestServerTests ]; then
+        if [ "$sanitizer" = address ] && { [ "$target" = PinholeTestServerTests ] || [ "$target" = PinholeServerTests ]; }; then
             supp_file=$(mktemp)
             { cat scripts/lsan.supp; echo "leak:libcurl.so.4"; } > "$supp_file"
             lsan_options="suppressions=$supp_file:print_suppressions=0"

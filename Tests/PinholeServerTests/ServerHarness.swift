@@ -1,10 +1,10 @@
 import Foundation
 import Pinhole
 import PinholeServer
+import PinholeShared
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -132,7 +132,7 @@ enum OriginImages {
 
 /// The access-log lines a server wrote.
 final class LogSink: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     func append(_ line: String) { storage.withLock { $0.append(line) } }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import PinholeShared
 
 /// A count that tasks can wait on until it is zero (requests open, suspended, being answered); a waiter whose
 /// task is cancelled stops waiting at once, so a wait can race a timeout.
@@ -9,7 +9,7 @@ final class CountGate: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var count: Int { state.withLock { $0.count } }
 

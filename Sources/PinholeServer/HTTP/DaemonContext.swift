@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PinholeShared
 
 /// What an ``HTTPDaemon``'s callbacks share: the responder, and the counts that let ``HTTPDaemon/stop(grace:)``
 /// wait.
@@ -37,9 +37,9 @@ final class RequestContext: Sendable {
         var sent: ServerResponse?
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
 
     init(target: String) {
-        state = Mutex(State(request: ServerRequest(method: "", target: target)))
+        state = Locked(State(request: ServerRequest(method: "", target: target)))
     }
 }

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import CPinholeServer
 import Foundation
-import Synchronization
+import PinholeShared
 
 /// libmicrohttpd's three callbacks, on its polling threads: open a request at its target, answer it (at once or
 /// by suspending the connection until a task has the answer), release it when it is done.

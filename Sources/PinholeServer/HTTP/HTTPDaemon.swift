@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import CPinholeServer
 import Foundation
-import Synchronization
+import PinholeShared
 
 /// An HTTP/1.1 server on libmicrohttpd: keep-alive, bounded heads, idle timeouts, and requests that wait for
 /// the pipeline without holding a thread (the connection is suspended while ``HTTPResponding/response(to:)``

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PinholeShared
 
 /// The server's own counters and latency histogram, rendered with the pipeline's in Prometheus' text format
 /// (<https://prometheus.io/docs/instrumenting/exposition_formats/>), every name prefixed `pinhole_`.
@@ -16,7 +16,7 @@ final class ServerMetrics: Sendable {
         var aborted = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// Records one finished request.
     func record(status: Int?, seconds: Double, bytesSent: Int) {

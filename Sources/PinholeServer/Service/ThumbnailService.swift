@@ -1,6 +1,6 @@
 public import Foundation
 public import Pinhole
-import Synchronization
+import PinholeShared
 
 /// Turns (source, ``ProcessingOptions``, `Accept`) into encoded bytes through one ``ImagePipeline``, once per
 /// identity at a time.
@@ -39,8 +39,8 @@ public final class ThumbnailService: Sendable {
 
     public let configuration: Configuration
     let encodedCache: MemoryCache<EncodedThumbnailKey, EncodedThumbnail>
-    let inFlight = Mutex<[EncodedThumbnailKey: Task<EncodedThumbnail, any Error>]>([:])
-    let counters = Mutex(Counters())
+    let inFlight = Locked<[EncodedThumbnailKey: Task<EncodedThumbnail, any Error>]>([:])
+    let counters = Locked(Counters())
 
     struct Counters {
         var encodedHits = 0

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Pinhole
 import PinholeServer
+import PinholeShared
 import PinholeVips
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +65,7 @@ struct ServeRunner {
 
 /// Lets the first of several signal handlers through.
 private final class SignalLatch: Sendable {
-    private let fired = Mutex(false)
+    private let fired = Locked(false)
 
     /// `true` for the first caller only.
     func fire() -> Bool {
