@@ -9,9 +9,29 @@ final class DaemonContext: Sendable {
     let open = CountGate()
     /// Requests suspended while their answer is computed.
     let suspended = CountGate()
+    /// Set by ``HTTPDaemon/stop(grace:)``: no connection may be suspended from then on (libmicrohttpd aborts the
+    /// process when it is stopped with one suspended). Suspensions are counted under this lock, so none slips in
+    /// between the flag and the wait.
+    private let stopping = Locked(false)
 
     init(responder: any HTTPResponding) {
         self.responder = responder
+    }
+
+    /// Before a connection is suspended: counts it, or gives `false` once the daemon is stopping (then it must
+    /// not be suspended).
+    func suspending() -> Bool {
+        stopping.withLock { stopping in
+            guard !stopping else { return false }
+            suspended.increment()
+            return true
+        }
+    }
+
+    /// Refuses suspensions from now on, then waits until none is left.
+    func stopSuspending() async {
+        stopping.withLock { $0 = true }
+        await suspended.waitUntilZero()
     }
 }
 

@@ -63,9 +63,16 @@ extension HTTPDaemon {
                 }
                 return queue(response, on: connection)
             }
+            // Suspend before the task exists, so that its resume always follows the suspend; never once the daemon
+            // is stopping (libmicrohttpd must not be stopped with a connection suspended).
+            guard daemon.suspending() else {
+                request.state.withLock {
+                    $0.phase = .answered
+                    $0.sent = stoppingResponse
+                }
+                return queue(stoppingResponse, on: connection)
+            }
             request.state.withLock { $0.phase = .waiting }
-            // Suspend before the task exists, so that its resume always follows the suspend.
-            daemon.suspended.increment()
             MHD_suspend_connection(connection)
             let suspended = DaemonPointer(pointer: connection)
             Task.detached {
@@ -88,6 +95,11 @@ extension HTTPDaemon {
             serverRequest, response: sent, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
         daemon.open.decrement()
     }
+
+    /// The answer to a request that would wait while the daemon stops.
+    static let stoppingResponse = ServerResponse(
+        status: 503, headers: [("Content-Type", "application/json"), ("Connection", "close")],
+        body: Data(#"{"error":{"code":"draining","message":"the server is stopping"}}"#.utf8), errorCode: "draining")
 
     /// Queues `response` (libmicrohttpd copies the body and sends it without a `HEAD`'s body).
     static func queue(_ response: ServerResponse, on connection: OpaquePointer) -> MHD_Result {

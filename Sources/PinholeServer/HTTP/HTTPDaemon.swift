@@ -83,13 +83,14 @@ public final class HTTPDaemon: Sendable {
     /// Requests suspended while their answer is computed.
     public var suspendedRequestCount: Int { context.suspended.count }
 
-    /// Waits until no request is suspended, then up to `grace` for every answer to be sent (a client that does not
+    /// Waits until no request is suspended (a request that would be suspended from now on is answered 503 at
+    /// once), then up to `grace` for every answer to be sent (a client that does not
     /// read is not waited for longer), then stops listening and closes every connection (on a thread of its own:
     /// libmicrohttpd joins its polling threads). Call it once.
     ///
     /// - Parameter grace: how long answers already made may take to reach their clients; 5 s by default.
     public func stop(grace: Duration = .seconds(5)) async {
-        await context.suspended.waitUntilZero()
+        await context.stopSuspending()
         let open = context.open
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await open.waitUntilZero() }

@@ -36,4 +36,8 @@ struct EncodedThumbnailKey: Sendable, Hashable {
     var image: ImageKey
     var format: FormatChoice
     var quality: Int
+
+    /// Bytes the key itself holds in a cache (its source key and processing text, and a fixed overhead): a URL
+    /// can make them far larger than the answer (a 1×1 image behind a long cachebuster).
+    var memoryCost: Int { image.sourceKey.utf8.count + image.processing.utf8.count + 128 }
 }

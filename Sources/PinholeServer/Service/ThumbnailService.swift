@@ -143,7 +143,7 @@ public final class ThumbnailService: Sendable {
             lastModified: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
             imageSource: response.source, size: PixelSize(width: response.image.width, height: response.image.height))
         counters.withLock { $0.encodes += 1 }
-        encodedCache.insert(encoded, for: key, cost: body.count)
+        encodedCache.insert(encoded, for: key, cost: body.count + key.memoryCost)
         return encoded
     }
 }

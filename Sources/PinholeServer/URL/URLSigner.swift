@@ -40,10 +40,15 @@ public struct URLSigner: Sendable {
     }
 
     /// Whether `signature` is the signature of `path`, compared in constant time once both are 32 bytes.
+    ///
+    /// Only the canonical spelling counts (43 base64url characters, optionally one `=`): `=` elsewhere or the last
+    /// character's unused bits set would decode to the same bytes and make other URLs out of one signed URL.
     public func isValid(signature: String, for path: some StringProtocol) -> Bool {
         guard let given = Base64URL.decode(signature), given.count == 32, let expected = digest(of: path) else {
             return false
         }
+        let canonical = Base64URL.encode(given)
+        guard signature == canonical || signature == canonical + "=" else { return false }
         return given.withUnsafeBytes { lhs in
             expected.withUnsafeBytes { rhs in CRYPTO_memcmp(lhs.baseAddress, rhs.baseAddress, 32) == 0 }
         }
