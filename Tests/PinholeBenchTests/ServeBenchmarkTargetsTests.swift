@@ -50,6 +50,8 @@ struct ServeBenchmarkTargetsTests {
         #expect(abs(rate.measured - 44.0 / 40) < 1e-9 && rate.met)
         let p95 = try #require(targets["p95 at 2 conn. / in-process time per image, jpeg cold"])
         #expect(abs(p95.measured - 1.6) < 1e-9 && !p95.met)
+        let cpuRatio = try #require(targets["in-process CPU per image / server CPU per request, jpeg cold, 2 conn."])
+        #expect(abs(cpuRatio.measured - 0.045 / 0.04) < 1e-9 && cpuRatio.met)
         let nginx = try #require(targets["pinhole / nginx image_filter req/s, jpeg cold, 2 conn."])
         #expect(abs(nginx.measured - 38.0 / 11) < 1e-9 && nginx.met)
         let origin = try #require(targets["origin requests for 500 hot requests over 10 sources"])
@@ -58,7 +60,7 @@ struct ServeBenchmarkTargetsTests {
         #expect(abs(cpu.measured - 0.05) < 1e-9 && cpu.met)
         let rss = try #require(targets["server peak RSS at 64 conn., MB"])
         #expect(rss.measured == 320 && !rss.met)
-        #expect(targets.count == 6)
+        #expect(targets.count == 7)
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/wrk")))
