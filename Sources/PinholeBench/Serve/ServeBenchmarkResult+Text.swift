@@ -8,9 +8,8 @@ extension ServeBenchmarkResult {
             "pinhole bench serve: \(corpusFiles) photos at \(corpusLongestSide) px longest side (JPEG q85, "
                 + "\(corpusMeanBytes / 1000) kB mean) -> rs:fit:512:512; \(cores) cores; \(secondsPerRun) s per run; "
                 + (signed ? "signed URLs" : "unsigned URLs"))
-        lines.append(
-            "load average (1 min): \(Self.format(loadAverageBefore, 2)) before, \(Self.format(loadAverageAfter, 2)) after"
-        )
+        let (before, after) = (Self.format(loadAverageBefore, 2), Self.format(loadAverageAfter, 2))
+        lines.append("load average (1 min): \(before) before, \(after) after")
         lines.append("cold = every request a source URL not asked before (download, decode, resize, encode);")
         lines.append("steady = one URL per photo, primed once, then asked again and again (answers from the cache).")
         lines.append("")
@@ -18,7 +17,8 @@ extension ServeBenchmarkResult {
             lines.append(
                 "in-process pinhole thumbnail --jobs \(reference.jobs), \(reference.format.rawValue): "
                     + "\(Self.format(reference.imagesPerSecond.median)) images/s "
-                    + "(\(Self.format(reference.imagesPerSecond.minimum))-\(Self.format(reference.imagesPerSecond.maximum))), "
+                    + "(\(Self.format(reference.imagesPerSecond.minimum))-"
+                    + "\(Self.format(reference.imagesPerSecond.maximum))), "
                     + "\(Self.format(reference.secondsPerImage * 1000)) ms per image on its worker, "
                     + "CPU \(Self.format(reference.cpuSecondsPerImage * 1000)) ms/image")
         }
@@ -45,14 +45,16 @@ extension ServeBenchmarkResult {
         if let hot = hotKeys {
             lines.append("")
             lines.append(
-                "hot keys: \(hot.requests) requests over \(hot.sources) uncached sources at \(hot.connections) conn. on "
-                    + "a fresh server: origin saw \(hot.originRequests) requests; \(Self.format(hot.requestsPerSecond)) "
-                    + "req/s, p95 \(Self.format(hot.p95Milliseconds)) ms, \(hot.errors) errors")
+                "hot keys: \(hot.requests) requests over \(hot.sources) uncached sources at \(hot.connections) "
+                    + "conn. on a fresh server: origin saw \(hot.originRequests) requests; "
+                    + "\(Self.format(hot.requestsPerSecond)) req/s, p95 \(Self.format(hot.p95Milliseconds)) ms, "
+                    + "\(hot.errors) errors")
             lines.append(
                 "  CPU \(Self.format(hot.cpuSecondsPerRequest * 1000, 2)) ms/request (cold run: "
                     + "\(Self.format(hot.coldCPUSecondsPerRequest * 1000, 2))); the same round again, all cached: "
                     + "\(Self.format(hot.cachedCPUSecondsPerRequest * 1000, 3)) ms/request, "
-                    + "\(Self.format(hot.cachedRequestsPerSecond)) req/s, p95 \(Self.format(hot.cachedP95Milliseconds)) ms; peak RSS "
+                    + "\(Self.format(hot.cachedRequestsPerSecond)) req/s, "
+                    + "p95 \(Self.format(hot.cachedP95Milliseconds)) ms; peak RSS "
                     + "\(Self.format(Double(hot.peakResidentBytes) / 1_000_000, 0)) MB")
             let counters = ["decodes_total", "encodes_total", "coalesced_joins_total"].compactMap { name in
                 hot.metrics[name].map { "\(name) \(Self.format($0, 0))" }
