@@ -14,6 +14,7 @@ PACKAGES=(
   lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
   imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip python3 python3-pip tmux
   libchafa-dev xvfb xterm x11-apps x11-utils fonts-dejavu-core
+  wrk nginx libnginx-mod-http-image-filter curl
 )
 
 missing=()

@@ -32,6 +32,7 @@ enum BenchCommand {
                pinhole bench pipeline [--runs N] [--json]   (see 'pinhole bench pipeline --help')
                pinhole bench download [--runs N] [--json]   (see 'pinhole bench download --help')
                pinhole bench batch [CORPUS] [--inputs N] [--json]   (see 'pinhole bench batch --help')
+               pinhole bench serve [--compare] [--json] [--duration SECONDS]   (see 'pinhole bench serve --help')
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
@@ -66,14 +67,17 @@ enum BenchCommand {
         case "scroll": return try await scroll(Array(arguments.dropFirst()))
         case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "batch": return try await batch(Array(arguments.dropFirst()))
+        case "serve": return try await BenchServeCommand.run(Array(arguments.dropFirst()))
         case "--help", "-h":
             print(help)
             return 0
         case let other?:
             throw UsageError(
-                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
+                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments, batch or serve)"
+            )
         case nil:
-            throw UsageError("no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments or batch)")
+            throw UsageError(
+                "no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments, batch or serve)")
         }
     }
 
