@@ -58,8 +58,15 @@ struct CachingEndToEndTests {
         #expect(answers.allSatisfy { $0.1 == 200 })
         #expect(Set(answers.map(\.2)) == [100, 50, 150, 60])
         #expect(harness.origin.requestCount(for: "/slow.jpg") == 1)
-        // And the identical ones were joined, not made again
+        // And the identical ones were joined, not made again, and the access log says so
         #expect(harness.server.service.encodes == 4)
+        #expect(await eventually { harness.log.lines.count == 11 })
+        let from = harness.log.lines.map { line in
+            ["network", "coalesced", "memory"].first { line.contains("\"from\":\"\($0)\"") }
+        }
+        #expect(from.filter { $0 == "network" }.count == 4)
+        #expect(from.filter { $0 == "coalesced" }.count >= 1)
+        #expect(from.filter { $0 == "coalesced" || $0 == "memory" }.count == 7)
     }
 
     @Test func aRestartedServerServesFromItsDiskCacheWithoutTheOrigin() async throws {

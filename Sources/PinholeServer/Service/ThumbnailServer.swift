@@ -75,9 +75,10 @@ public final class ThumbnailServer: HTTPResponding {
         do {
             let url = try checkedURL(request.path)
             let accept = AcceptHeader(request.headers["accept"])
-            let made = try await service.thumbnail(source: url.source, options: url.options, accept: accept)
+            let (made, provenance) = try await service.answer(
+                source: url.source, options: url.options, accept: accept)
             return answer(
-                made, for: request, negotiated: url.options.format == nil, servedFrom: made.imageSource.rawValue)
+                made, for: request, negotiated: url.options.format == nil, servedFrom: provenance.description)
         } catch let error as ProcessingURLError {
             return ErrorResponse.make(error)
         } catch {

@@ -73,30 +73,56 @@ public final class ThumbnailService: Sendable {
         return hit
     }
 
+    /// Where an answer came from, for the access log.
+    public enum Provenance: Sendable, Equatable, CustomStringConvertible {
+        /// The encoded-answer cache.
+        case encodedCache
+        /// An identical request being made when this one arrived.
+        case joined
+        /// Made now, from the image the pipeline found there.
+        case made(ImageResponse.Source)
+
+        public var description: String {
+            switch self {
+            case .encodedCache: "memory"
+            case .joined: "coalesced"
+            case .made(let source): source.rawValue
+            }
+        }
+    }
+
     /// The encoded answer: from memory, from a request being made, or made now.
     ///
     /// - Throws: ``PinholeError`` from the pipeline or the encoder (its ``PinholeError/code`` says which).
     public func thumbnail(source: URL, options: ProcessingOptions, accept: AcceptHeader) async throws
         -> EncodedThumbnail
     {
+        try await answer(source: source, options: options, accept: accept).thumbnail
+    }
+
+    /// ``thumbnail(source:options:accept:)`` and where it came from.
+    public func answer(source: URL, options: ProcessingOptions, accept: AcceptHeader) async throws
+        -> (thumbnail: EncodedThumbnail, provenance: Provenance)
+    {
         let key = key(source: source, options: options, accept: accept)
         if let hit = encodedCache[key] {
             counters.withLock { $0.encodedHits += 1 }
-            return hit
+            return (hit, .encodedCache)
         }
-        let task = inFlight.withLock { tasks -> Task<EncodedThumbnail, any Error> in
+        let (task, joined) = inFlight.withLock { tasks -> (Task<EncodedThumbnail, any Error>, Bool) in
             if let running = tasks[key] {
                 counters.withLock { $0.coalescedJoins += 1 }
-                return running
+                return (running, true)
             }
             let made = Task.detached { [self] in
                 defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
                 return try await makeWithinDeadline(key, source: source, options: options)
             }
             tasks[key] = made
-            return made
+            return (made, false)
         }
-        return try await task.value
+        let made = try await task.value
+        return (made, joined ? .joined : .made(made.imageSource))
     }
 
     func key(source: URL, options: ProcessingOptions, accept: AcceptHeader) -> EncodedThumbnailKey {

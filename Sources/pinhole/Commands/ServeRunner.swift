@@ -19,10 +19,13 @@ struct ServeRunner {
         var serviceConfiguration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
         serviceConfiguration.encodedCacheCostLimit = configuration.memoryBudget / 4
         serviceConfiguration.timeout = configuration.timeout
+        // Access-log lines are written on a queue of their own: a slow reader of stdout must not hold
+        // libmicrohttpd's polling threads.
         let output = FileHandle.standardOutput
+        let logQueue = DispatchQueue(label: "pinhole.serve.access-log")
         let server = ThumbnailServer(
             configuration: configuration, service: ThumbnailService(configuration: serviceConfiguration)
-        ) { line in output.write(Data((line + "\n").utf8)) }
+        ) { line in logQueue.async { output.write(Data((line + "\n").utf8)) } }
         let daemon: HTTPDaemon
         do {
             daemon = try HTTPDaemon(settings: configuration.daemon, responder: server)
@@ -36,6 +39,7 @@ struct ServeRunner {
         stderr.write(Data("pinhole: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): draining\n".utf8))
         await server.drain()
         await daemon.stop()
+        await withCheckedContinuation { continuation in logQueue.async { continuation.resume() } }
         stderr.write(Data("pinhole: stopped\n".utf8))
         return 0
     }
