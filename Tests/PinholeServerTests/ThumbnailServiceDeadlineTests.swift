@@ -52,4 +52,51 @@ struct ThumbnailServiceDeadlineTests {
         // And the decode was cancelled, not left running
         #expect(await eventually { decoder.cancelled.load(ordering: .sequentiallyConsistent) })
     }
+
+    /// An encode that cannot be interrupted: 3 s on a thread of its own, cancellation or not.
+    final class StubbornEncoder: ImageEncoding {
+        let finished = Atomic<Bool>(false)
+
+        func encode(_ image: PixelImage, options: EncodingOptions) async throws -> Data {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    Thread.sleep(forTimeInterval: 3)
+                    self.finished.store(true, ordering: .sequentiallyConsistent)
+                    continuation.resume()
+                }
+            }
+            return Data([1, 2, 3])
+        }
+    }
+
+    /// Serves one real 64×48 JPEG for every URL.
+    struct JPEGLoader: DataLoading {
+        let jpeg: Data
+
+        func loadData(for request: DataRequest) async throws -> DataResponse {
+            DataResponse(data: jpeg, statusCode: 200, headers: ["content-type": "image/jpeg"], url: request.url)
+        }
+    }
+
+    @Test func theTimeoutIsAnsweredWithoutWaitingForAnEncodeThatCannotStop() async throws {
+        // Given a service whose encoder takes 3 s and ignores cancellation, with a deadline of 300 ms
+        let encoder = StubbornEncoder()
+        let jpeg = try await OriginImages.halves(width: 64, height: 48)
+        let pipeline = ImagePipeline(
+            configuration: .init(decoder: VipsDecoder(), dataLoader: JPEGLoader(jpeg: jpeg), encoder: VipsEncoder()))
+        var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: encoder)
+        configuration.timeout = .milliseconds(300)
+        let service = ThumbnailService(configuration: configuration)
+        // When a thumbnail is asked
+        var options = ProcessingOptions()
+        options.width = 10
+        await #expect {
+            _ = try await service.thumbnail(
+                source: URL(string: "http://e.com/a.jpg")!, options: options, accept: AcceptHeader(nil))
+        } throws: { error in
+            // Then the timeout arrives while the encode is still running
+            (error as? PinholeError)?.code == .timeout
+                && !encoder.finished.load(ordering: .sequentiallyConsistent)
+        }
+    }
 }

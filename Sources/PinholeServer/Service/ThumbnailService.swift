@@ -138,23 +138,45 @@ public final class ThumbnailService: Sendable {
             image: image, format: choice, quality: options.quality ?? configuration.defaultQuality)
     }
 
-    /// ``make(_:source:options:)`` within ``Configuration/timeout``: past it the work is cancelled and the
-    /// answer is ``PinholeError/Code/timeout``.
+    /// ``make(_:source:options:)`` within ``Configuration/timeout``: past it the answer is
+    /// ``PinholeError/Code/timeout`` at once and the work is cancelled. The caller does not wait for the work to
+    /// notice: an encode on a worker thread runs to its end (libvips cannot be interrupted there), and its result
+    /// is dropped.
     func makeWithinDeadline(
         _ key: EncodedThumbnailKey, source: URL, options: ProcessingOptions
     ) async throws -> EncodedThumbnail {
         let timeout = configuration.timeout
-        return try await withThrowingTaskGroup(of: EncodedThumbnail?.self) { group in
-            group.addTask { try await self.make(key, source: source, options: options) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        let outcome = Locked<Result<EncodedThumbnail, any Error>?>(nil)
+        let waiter = Locked<CheckedContinuation<EncodedThumbnail, any Error>?>(nil)
+        /// The first outcome resumes the caller; any later one is dropped.
+        @Sendable func finish(_ result: Result<EncodedThumbnail, any Error>) {
+            let first = outcome.withLock { stored -> Bool in
+                guard stored == nil else { return false }
+                stored = result
+                return true
             }
-            defer { group.cancelAll() }
-            guard let made = try await group.next() ?? nil else {
-                throw PinholeError(.timeout, "no answer within \(timeout) for \(source.absoluteString)")
+            guard first, let continuation = waiter.withLock({ $0.take() }) else { return }
+            continuation.resume(with: result)
+        }
+        let work = Task {
+            do {
+                finish(.success(try await self.make(key, source: source, options: options)))
+            } catch {
+                finish(.failure(error))
             }
-            return made
+        }
+        let timer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            finish(.failure(PinholeError(.timeout, "no answer within \(timeout) for \(source.absoluteString)")))
+            work.cancel()
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let early = outcome.withLock { stored -> Result<EncodedThumbnail, any Error>? in
+                if stored == nil { waiter.withLock { $0 = continuation } }
+                return stored
+            }
+            if let early { continuation.resume(with: early) }
         }
     }
 
