@@ -36,6 +36,7 @@ struct MHD_Daemon *CPinholeServer_start(
         MHD_OPTION_URI_LOG_CALLBACK, target, context,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_address_connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, settings->idle_timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_limit,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,

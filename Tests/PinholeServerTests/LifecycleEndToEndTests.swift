@@ -113,6 +113,24 @@ struct LifecycleEndToEndTests {
         #expect(try await harness.get("/health").status == 200)
     }
 
+    @Test func oneClientAddressCannotHoldMoreThanItsShareOfConnections() async throws {
+        // Given a daemon that allows 4 connections per client address, held by 4 clients that never finish a head
+        let harness = try ServerHarness { configuration, _ in configuration.daemon.connectionLimitPerAddress = 4 }
+        defer { Task { await harness.stop() } }
+        let port = harness.daemon.port
+        let answers = await onOwnThread { () -> (held: Bool, fifth: [UInt8]) in
+            let held = (0..<4).compactMap { _ in SlowClient(port: port) }
+            for client in held { client.send("GET /health HTTP/1.1\r\nX-a: ") }
+            // When a fifth connection from the same address asks for /health
+            guard let fifth = SlowClient(port: port) else { return (held.count == 4, []) }
+            fifth.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            return (held.count == 4, fifth.receiveAll())
+        }
+        // Then it is closed without an answer
+        #expect(answers.held)
+        #expect(answers.fifth.isEmpty)
+    }
+
     @Test func unknownPathsAre404AndKeepAliveConnectionsAreReused() async throws {
         let harness = try ServerHarness()
         defer { Task { await harness.stop() } }

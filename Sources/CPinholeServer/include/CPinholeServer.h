@@ -24,6 +24,8 @@ typedef struct {
     unsigned int threads;
     /// The most connections open at once; further ones are refused by libmicrohttpd.
     unsigned int connection_limit;
+    /// The most connections open at once from one client address (0: no limit of its own).
+    unsigned int per_address_connection_limit;
     /// Seconds a connection may stay idle (a slow client, a kept-alive connection) before it is closed.
     unsigned int idle_timeout_seconds;
     /// Bytes of memory per connection: the request line and headers must fit (libmicrohttpd answers 414 or 431).

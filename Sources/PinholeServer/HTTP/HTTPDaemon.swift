@@ -22,6 +22,9 @@ public final class HTTPDaemon: Sendable {
         public var threads = 2
         /// The most connections open at once; 1,024 by default.
         public var connectionLimit = 1024
+        /// The most connections open at once from one client address, so that one client holding connections
+        /// open (slowloris) cannot take them all; 256 by default (0: no limit of its own).
+        public var connectionLimitPerAddress = 256
         /// Seconds a connection may stay idle (kept alive, or a client that stopped sending) before it is closed;
         /// 30 by default.
         public var idleTimeoutSeconds = 30
@@ -58,6 +61,7 @@ public final class HTTPDaemon: Sendable {
         cSettings.port = UInt16(clamping: settings.port)
         cSettings.threads = UInt32(clamping: max(1, settings.threads))
         cSettings.connection_limit = UInt32(clamping: settings.connectionLimit)
+        cSettings.per_address_connection_limit = UInt32(clamping: settings.connectionLimitPerAddress)
         cSettings.idle_timeout_seconds = UInt32(clamping: settings.idleTimeoutSeconds)
         cSettings.connection_memory_limit = max(4096, settings.connectionMemoryLimit)
         let started = settings.host.withCString { host in
