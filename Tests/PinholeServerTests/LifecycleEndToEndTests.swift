@@ -102,6 +102,9 @@ struct LifecycleEndToEndTests {
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(Int(head.header("Content-Length") ?? "") ?? 0 > 0)
+        // And the access log counts no body bytes for the HEAD
+        #expect(await eventually { harness.log.lines.contains { $0.contains("\"method\":\"HEAD\"") } })
+        #expect(harness.log.lines.first { $0.contains("\"method\":\"HEAD\"") }?.contains("\"bytes\":0,") == true)
     }
 
     @Test func aTargetLongerThanTheConnectionsMemoryIsRefusedByTheServerLibrary() async throws {

@@ -58,6 +58,31 @@ struct ServeCommandEndToEndTests {
         #expect(result.stderr.contains("--key"))
     }
 
+    @Test func aSecondSignalDuringTheDrainExitsAtOnceWithStatus1() async throws {
+        // Given the binary draining a request stuck on an origin that never answers
+        let origin = try PinholeTestServer()
+        defer { origin.stop() }
+        origin.route("/never.jpg", Route(behavior: .neverRespond))
+        let (child, port) = try await Self.start([
+            "--allow-unsigned", "--allow-source", origin.baseURL.absoluteString, "--timeout", "600",
+        ])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let stuck = Task {
+            _ = try? await session.data(
+                from: URL(string: "http://127.0.0.1:\(port)/_/w:10/plain/\(origin.url("/never.jpg").absoluteString)")!)
+        }
+        defer { stuck.cancel() }
+        #expect(await eventually { origin.requestCount(for: "/never.jpg") == 1 })
+        child.kill(SIGTERM)
+        #expect(await eventually { await child.stderr().contains("draining") })
+        // When a second SIGTERM arrives
+        child.kill(SIGTERM)
+        // Then the process exits with status 1 without waiting for the drain
+        #expect(try await child.waitForExit(timeout: .seconds(20)) == 1)
+        #expect(await child.stderr().contains("second signal"))
+    }
+
     @Test func sigtermFinishesRequestsInFlightRefusesNewOnesAndExitsZero() async throws {
         // Given the binary serving with a key from the environment, and an origin that answers after 1.5 s
         let origin = try PinholeTestServer()

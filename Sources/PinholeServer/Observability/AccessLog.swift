@@ -4,8 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// One JSON line per request: time, client, method, target, status, bytes, milliseconds, where the answer came
-/// from, and the failure's code and own message.
+/// One JSON line per request: time, client, method, target, milliseconds, status, body bytes sent (0 for a
+/// `HEAD`), where the answer came from, and the failure's code and own message.
 ///
 /// Written by hand, keys in a fixed order: it runs on libmicrohttpd's polling threads for every request, where
 /// `JSONSerialization` and a new `ISO8601DateFormatter` per line cost more than a cached answer does.
@@ -17,7 +17,8 @@ enum AccessLog {
         line += ",\"method\":\(quoted(request.method)),\"target\":\(quoted(request.target))"
         line += ",\"ms\":\((seconds * 10_000).rounded() / 10)"
         guard let response else { return line + ",\"status\":0,\"aborted\":true}" }
-        line += ",\"status\":\(response.status),\"bytes\":\(response.body.count)"
+        let bytes = request.method == "HEAD" ? 0 : response.body.count
+        line += ",\"status\":\(response.status),\"bytes\":\(bytes)"
         if let from = response.servedFrom { line += ",\"from\":\(quoted(from))" }
         if let code = response.errorCode { line += ",\"error\":\(quoted(code))" }
         if let detail = response.errorDetail { line += ",\"detail\":\(quoted(detail))" }

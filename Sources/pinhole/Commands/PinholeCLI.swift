@@ -110,6 +110,8 @@ struct PinholeCLI: Sendable {
           bench pipeline       Memory-cache hit, overhead per request, coalescing, threads while waiting.
           bench scroll         The 200-row list: naive GCD vs ImageSlot + ImagePipeline.
           bench experiments    Chunked CPU work, concurrent waits, response delay under CPU load.
+          bench serve [--compare]
+                               pinhole serve under wrk (2K photos -> 512 px) against nginx image_filter.
                                See 'pinhole bench --help' for the benchmarks' options.
 
         OPTIONS:

@@ -31,12 +31,21 @@ enum ServeCommand {
         Serves thumbnails at imgproxy-compatible processing URLs:
           /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-SOURCE[@EXT]
           /SIGNATURE/OPTIONS/BASE64URL-SOURCE[.EXT]
-        SIGNATURE is base64url(HMAC-SHA256(key, salt + the path after it)), no padding. OPTIONS: rs/resize,
-        s/size, rt (fit, fill, fill-down), w, h, el, g (ce, no, so, ea, we, noea, nowe, soea, sowe, sm), q,
-        f/format (jpg, png, webp, avif), dpr, cb. Without f or EXT the format follows Accept (Vary: Accept).
+        SIGNATURE is base64url(HMAC-SHA256(key, salt + the path after it)), no padding (--sign makes one).
+        OPTIONS, /-separated, each NAME:ARG:ARG (empty arguments keep their default):
+          rs:TYPE:W:H:ENLARGE  resize (also resize:); TYPE fit (default), fill (cover, then crop) or fill-down
+          s:W:H:ENLARGE        size (also size:)      rt:TYPE   resizing type      w:W  h:H   box in pixels
+                               (0 = from the aspect ratio; at most 4096 after dpr)
+          el:1|0               enlarge images smaller than the box (default 0)
+          g:GRAVITY            where a fill crops: ce (default), no, so, ea, we, noea, nowe, soea, sowe, sm (smart)
+          q:1-100              quality (default 80)   f:jpg|png|webp|avif   format (also format:, ext:, @EXT, .EXT)
+          dpr:X                multiplies W and H (0 < X <= 8)    cb:TEXT   cache buster (changes the URL only)
+        Without f or EXT the format follows Accept (q-values; Vary: Accept): the best of the types it names, WebP
+        before AVIF before JPEG when equal; */* alone gives JPEG, and an image with alpha is never JPEG (PNG).
         Sources must resolve to public addresses (checked at every connection, redirects too) unless they lie
         under an --allow-source prefix. GET /health and GET /metrics (Prometheus). One JSON line per request
-        on stdout. SIGTERM or SIGINT drains: requests in flight finish, new ones get 503, then exit 0.
+        on stdout. SIGTERM or SIGINT drains: requests in flight finish, new ones get 503, then exit 0; a second
+        signal exits at once with status 1.
 
         OPTIONS:
         \(options.map { "  \($0.synopsis.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.help)" }

@@ -45,7 +45,8 @@ struct ServeRunner {
     }
 
     /// Waits for SIGTERM or SIGINT (delivered to dispatch sources, not the default handlers) and returns it;
-    /// `ready` runs once the handlers are in place.
+    /// `ready` runs once the handlers are in place. A second signal, during the drain, exits at once with status
+    /// 1 (the sources stay installed for the process's life).
     static func firstSignal(ready: () -> Void) async -> Int32 {
         let queue = DispatchQueue(label: "pinhole.serve.signals")
         let sources = [SIGTERM, SIGINT].map { number -> (Int32, any DispatchSourceSignal) in
@@ -56,16 +57,23 @@ struct ServeRunner {
             let once = SignalLatch()
             for (number, source) in sources {
                 source.setEventHandler {
-                    if once.fire() { continuation.resume(returning: number) }
+                    guard once.fire() else {
+                        FileHandle.standardError.write(Data("pinhole: second signal: exiting without draining\n".utf8))
+                        exit(1)
+                    }
+                    continuation.resume(returning: number)
                 }
                 source.resume()
             }
             ready()
         }
-        for (_, source) in sources { source.cancel() }
+        installedSignalSources.withLock { $0 = sources.map(\.1) }
         return received
     }
 }
+
+/// The signal sources of ``ServeRunner/firstSignal(ready:)``, kept alive for the second signal.
+private let installedSignalSources = Locked<[any DispatchSourceSignal]>([])
 
 /// Lets the first of several signal handlers through.
 private final class SignalLatch: Sendable {
