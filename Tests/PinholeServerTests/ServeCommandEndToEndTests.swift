@@ -51,6 +51,15 @@ struct ServeCommandEndToEndTests {
         #expect(result.stdout == "/\(URLSignerTests.documentedSignature)\(URLSignerTests.documentedPath)\n")
     }
 
+    @Test func signRefusesAPathTheServerWouldRefuse() async throws {
+        let result = try await SpawnedProcess.run([
+            PinholeExecutable.path, "serve", "--key", "736563726574", "--sign", "/zoom:2/plain/http://e.com/a.jpg",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown processing option 'zoom'"))
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func withoutAKeyOrAllowUnsignedItRefusesToStart() async throws {
         let result = try await SpawnedProcess.run(
             [PinholeExecutable.path, "serve"], environment: ["PATH": "/usr/bin:/bin"])

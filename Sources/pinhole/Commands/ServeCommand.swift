@@ -111,6 +111,11 @@ enum ServeCommand {
             guard path.hasPrefix("/"), let signer = configuration.signer else {
                 throw UsageError("--sign needs a PATH starting with / and a --key (or PINHOLE_KEY)")
             }
+            do {
+                _ = try ProcessingURL.parse(Substring("/_" + path))
+            } catch {
+                throw UsageError("--sign: the server would refuse this path: \(error)")
+            }
             print(signer.signedPath(path))
             return 0
         }
