@@ -55,7 +55,7 @@ let package = Package(
         // libmicrohttpd (Debian: libmicrohttpd-dev): the HTTP/1.1 server of `pinhole serve`.
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // OpenSSL's libcrypto (Debian: libssl-dev): HMAC-SHA256 of signed URLs, CRYPTO_memcmp, SHA-256 ETags.
+        // OpenSSL's libcrypto (Debian: libssl-dev): HMAC-SHA256 of signed URLs and CRYPTO_memcmp.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Fixed-argument wrappers over libmicrohttpd's variadic start and union-returning info calls.
         .target(name: "CPinholeServer", dependencies: ["CMicroHTTPD"]),

@@ -73,7 +73,7 @@ final class ServerHarness: Sendable {
 
     func stop() async {
         await daemon.stop()
-        origin.stop()
+        await origin.shutDown()
         session.invalidateAndCancel()
     }
 

@@ -7,7 +7,7 @@ public struct EncodedThumbnail: Sendable {
     public var body: Data
     /// Its format.
     public var format: OutputFormat
-    /// A strong entity tag (quoted): the first 128 bits of the body's SHA-256, in hex.
+    /// A strong entity tag (quoted): the body's length and 64-bit FNV-1a hash, in hex.
     public var etag: String
     /// When the bytes were encoded (to the second).
     public var lastModified: Date

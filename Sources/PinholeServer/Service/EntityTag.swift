@@ -1,15 +1,13 @@
-import COpenSSL
 import Foundation
+import PinholeShared
 
 /// Entity tags for encoded answers and the `If-None-Match` comparison (RFC 9110 §8.8.3, §13.1.2).
 enum EntityTag {
-    /// `"…"`: the first 16 bytes of the SHA-256 of `body` (OpenSSL), in hex.
+    /// `"LENGTH-HASH"`: the body's length and its 64-bit FNV-1a, in hex. An entity tag needs to tell two bodies
+    /// apart, not to resist an attacker; and no OpenSSL call is made on the answer's path (work abandoned at a
+    /// deadline can end after OpenSSL's exit-time cleanup, and an OpenSSL call then crashes).
     static func strong(for body: Data) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        body.withUnsafeBytes { bytes in
-            _ = SHA256(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &digest)
-        }
-        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        "\"\(String(body.count, radix: 16))-\(String(StableHash.fnv1a64(body), radix: 16))\""
     }
 
     /// Whether an `If-None-Match` value matches `etag` with the weak comparison: `*`, or any listed tag whose
