@@ -20,7 +20,7 @@ struct HostileInputTests {
         let harness = try ServerHarness()
         defer {
             harness.origin.stop()
-            harness.session.invalidateAndCancel()
+            harness.session.finishTasksAndInvalidate()
         }
         harness.origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .seconds(2)))
         let widths = Array(40..<46)
@@ -48,7 +48,7 @@ struct HostileInputTests {
         settings.idleTimeoutSeconds = 60
         let daemon = try HTTPDaemon(settings: settings, responder: responder)
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let url = URL(string: "http://127.0.0.1:\(daemon.port)/wait")!
         async let answer = session.data(from: url)
         try #require(await eventually { responder.hasEntered })

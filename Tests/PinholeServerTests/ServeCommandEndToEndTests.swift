@@ -76,7 +76,7 @@ struct ServeCommandEndToEndTests {
             "--allow-unsigned", "--allow-source", origin.baseURL.absoluteString, "--timeout", "600",
         ])
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let stuck = Task {
             _ = try? await session.data(
                 from: URL(string: "http://127.0.0.1:\(port)/_/w:10/plain/\(origin.url("/never.jpg").absoluteString)")!)
@@ -109,7 +109,7 @@ struct ServeCommandEndToEndTests {
         }
         let (child, port) = try await Self.start(["--allow-source", origin.baseURL.absoluteString])
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         func get(_ path: String) async throws -> Int {
             let (_, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             return (response as? HTTPURLResponse)?.statusCode ?? -1

@@ -74,7 +74,7 @@ final class ServerHarness: Sendable {
     func stop() async {
         await daemon.stop()
         await origin.shutDown()
-        session.invalidateAndCancel()
+        session.finishTasksAndInvalidate()
     }
 
     /// The origin URL of `path`.
