@@ -26,12 +26,16 @@ struct PriorityOrderingTests {
         let priorities = ImageRequest.Priority.allCases
         var mismatches: [String] = []
         for round in 0..<Self.rounds {
-            // And 6 callers of one image, joined into one job whose load waits in the queue
+            // And 6 callers of one image, all joined into one job whose load waits in the queue (the first starts
+            // the job in its task; the others join it from theirs, which a loaded machine may run late: a change
+            // made before a caller joined is read when it joins, but that may be after the check below)
             let url = PipelineFixture.url("shared-\(round).jpg")
+            let joinsBefore = fixture.pipeline.imageJobs.joinCount
             let callers = (0..<6).map { _ in
                 fixture.pipeline.imageTask(for: ImageRequest(url: url, maxPixelSize: 8, priority: .normal))
             }
             try #require(await eventually { fixture.pipeline.networkQueueCounts.waiting == 1 })
+            try #require(await eventually { fixture.pipeline.imageJobs.joinCount - joinsBefore == callers.count - 1 })
             // When 8 threads change the callers' priorities as fast as they can, all at once
             await withTaskGroup(of: Void.self) { group in
                 for worker in 0..<8 {
