@@ -1,0 +1,66 @@
+public import Foundation
+public import Pinhole
+
+extension VipsDecoder {
+    /// About how many bytes a ``decode(_:options:)`` of `data` with `options` holds at its peak, read from the
+    /// header alone (no pixel is decoded): the source bytes, the pixels loaded at the shrink-on-load scale, the
+    /// output pixels, and what the format's codec keeps beside them.
+    ///
+    /// - Loaded pixels: JPEG at its DCT load shrink (1/2, 1/4, 1/8), 4 bytes a pixel, and for a progressive JPEG
+    ///   the whole frame's coefficients (libjpeg holds them all: 3 bytes a pixel); SVG at the resized size; PNG
+    ///   the whole frame at 3 bytes a pixel; HEIF/AVIF at 8 (libheif's planes and libvips' copy); WebP and every
+    ///   other format the whole frame at 4. Measured peaks: BENCHMARKS.md, "Memory admission".
+    /// - The header's limits are checked first, as the decode checks them.
+    /// - Returns: bytes, ≥ `data.count`.
+    /// - Throws: what ``readInfo(_:)`` throws, ``PinholeError/Code/tooManyPixels`` and
+    ///   ``PinholeError/Code/tooManyFrames`` for headers beyond `options`' limits, and
+    ///   ``PinholeError/Code/unsupportedFormat`` for a format outside ``DecodingOptions/untrustedFormats``.
+    public func estimatedMemory(of data: Data, options: DecodingOptions) async throws -> Int {
+        let format = try Self.sniffedFormat(data)
+        try Task.checkCancellation()
+        let estimate = try await pool.run { () throws -> Int in
+            try Vips.ensureInitialized()
+            return try Vips.capturingWarnings {
+                try Self.withLoaderPolicy(
+                    data, format: format, untrustedFormats: options.untrustedFormats, interruption: nil
+                ) {
+                    let header = try Self.readHeader(data, format: format)
+                    try header.checkLimits(options)
+                    return Self.estimatedMemory(of: data, format: format, header: header, options: options)
+                }
+            }
+        }
+        try Task.checkCancellation()
+        return estimate
+    }
+
+    /// The estimate of ``estimatedMemory(of:options:)`` for a header already read. Blocking (reads a JPEG's
+    /// frame header with libjpeg): call on a worker thread.
+    static func estimatedMemory(
+        of data: Data, format: ImageFormat, header: VipsHeader, options: DecodingOptions
+    ) -> Int {
+        let bytesPerPixel = 4
+        let frame = header.framePixelCount
+        let layout = layout(options.thumbnail, header: header)
+        let resized = layout.resized.width.multipliedReportingOverflow(by: layout.resized.height)
+        let output = layout.output.width.multipliedReportingOverflow(by: layout.output.height)
+        guard !resized.overflow, !output.overflow else { return Int.max }
+        let loaded: Int
+        switch format {
+        case .jpeg where options.thumbnail != nil:
+            let shrink = jpegLoadShrink(width: header.info.width, height: header.info.height, box: layout.resized)
+            let shrunk = (header.info.width / shrink) * (header.info.height / shrink)
+            let isProgressive = data.withUnsafeBytes { LibJPEG.frame($0, scaleDenominator: 1)?.isProgressive } ?? true
+            loaded = shrunk * bytesPerPixel + (isProgressive ? frame * 3 : 0)
+        case .svg where options.thumbnail != nil:
+            loaded = resized.partialValue * bytesPerPixel
+        case .png:
+            loaded = frame * 3
+        case .heif, .avif:
+            loaded = frame * 8
+        default:
+            loaded = frame * bytesPerPixel
+        }
+        return data.count + loaded + output.partialValue * bytesPerPixel
+    }
+}

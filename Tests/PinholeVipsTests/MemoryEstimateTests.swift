@@ -1,0 +1,57 @@
+import Foundation
+import Pinhole
+import PinholeVips
+import Testing
+
+/// The decode-memory estimate read from headers: what it counts for each kind of codec, and the limits it checks
+/// before any pixel is decoded.
+@Suite struct MemoryEstimateTests {
+    let decoder = VipsDecoder()
+    let thumbnail = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: 40))
+
+    /// The progressive fixture and the same pixels as a baseline JPEG and as a PNG.
+    func sameImageThreeWays() async throws -> (progressive: Data, baseline: Data, png: Data, pixels: Int) {
+        let progressive = try await Fixtures.read(
+            Fixtures.root.appendingPathComponent("progressive/orient-1-progressive.jpg"))
+        let image = try await decoder.decode(progressive, options: DecodingOptions()).image
+        let baseline = try await VipsEncoder().encode(image, options: EncodingOptions(format: .jpeg, quality: 90))
+        let png = try await VipsEncoder().encode(image, options: EncodingOptions(format: .png))
+        return (progressive, baseline, png, image.width * image.height)
+    }
+
+    @Test func aBaselineJPEGCountsItsShrunkLoadAndAProgressiveOneItsWholeFrameOfCoefficients() async throws {
+        let (progressive, baseline, _, pixels) = try await sameImageThreeWays()
+        let baselineEstimate = try await decoder.estimatedMemory(of: baseline, options: thumbnail)
+        let progressiveEstimate = try await decoder.estimatedMemory(of: progressive, options: thumbnail)
+        // The baseline JPEG loads at 1/8 (or so): far less than one byte per source pixel beside its bytes
+        #expect(baselineEstimate >= baseline.count)
+        #expect(baselineEstimate - baseline.count < pixels)
+        // The progressive one holds every coefficient: 3 bytes per source pixel at least
+        #expect(progressiveEstimate - progressive.count >= 3 * pixels)
+    }
+
+    @Test func aPNGCountsItsWholeFrameAndAFullSizeDecodeItsOutput() async throws {
+        let (_, baseline, png, pixels) = try await sameImageThreeWays()
+        #expect(try await decoder.estimatedMemory(of: png, options: thumbnail) - png.count >= 3 * pixels)
+        // A full-size decode holds the output pixels at least (4 bytes each)
+        let full = try await decoder.estimatedMemory(of: baseline, options: DecodingOptions())
+        #expect(full - baseline.count >= 4 * pixels)
+    }
+
+    @Test func theEstimateChecksTheHeadersLimitsAndTheUntrustedFormats() async throws {
+        let (_, baseline, png, pixels) = try await sameImageThreeWays()
+        var small = thumbnail
+        small.maxPixelCount = pixels - 1
+        await #expect(throws: PinholeError.self) { _ = try await decoder.estimatedMemory(of: baseline, options: small) }
+        var jpegOnly = thumbnail
+        jpegOnly.untrustedFormats = [.jpeg]
+        let refused = await #expect(throws: PinholeError.self) {
+            _ = try await decoder.estimatedMemory(of: png, options: jpegOnly)
+        }
+        #expect(refused?.code == .unsupportedFormat)
+        let garbage = await #expect(throws: PinholeError.self) {
+            _ = try await decoder.estimatedMemory(of: Data("<html>no image</html>".utf8), options: thumbnail)
+        }
+        #expect(garbage?.code == .notAnImage)
+    }
+}
