@@ -52,15 +52,13 @@ final class ServerHarness: Sendable {
         configuration.signer = signer
         configuration.allowedSources = [SourcePrefix(origin.baseURL.absoluteString)!]
         configuration.concurrency = 2
+        // Admission never refuses in tests that are not about it: a loaded machine must not turn waits into 503s.
+        configuration.queueLimit = 10_000
+        configuration.queueTimeout = .seconds(3600)
         configure(&configuration, origin)
-        let pipeline = ServerPipeline.make(configuration)
-        var serviceConfiguration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
-        serviceConfiguration.timeout = configuration.timeout
         let log = LogSink()
         self.log = log
-        let server = ThumbnailServer(
-            configuration: configuration, service: ThumbnailService(configuration: serviceConfiguration)
-        ) { line in log.append(line) }
+        let server = ThumbnailServer(configuration: configuration) { line in log.append(line) }
         self.server = server
         daemon = try HTTPDaemon(settings: configuration.daemon, responder: server)
         let sessionConfiguration = URLSessionConfiguration.ephemeral

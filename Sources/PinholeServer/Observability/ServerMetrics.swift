@@ -46,6 +46,8 @@ final class ServerMetrics: Sendable {
         var memoryBudgetBytes: Int
         var memoryInUseBytes: Int
         var draining: Bool
+        /// The admission controller's state and its limits, when there is one.
+        var admission: (state: AdmissionController.Snapshot, limits: AdmissionController.Limits)?
     }
 
     /// The exposition text.
@@ -87,6 +89,30 @@ final class ServerMetrics: Sendable {
             "memory_budget_in_use_bytes", "gauge", "Bytes held by the memory caches.",
             [("", "\(snapshot.memoryInUseBytes)")])
         metric("draining", "gauge", "1 while the server drains before it stops.", [("", snapshot.draining ? "1" : "0")])
+        if let (admission, limits) = snapshot.admission { Self.render(admission, limits: limits, into: metric) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The admission controller's gauges and refusals.
+    static func render(
+        _ admission: AdmissionController.Snapshot, limits: AdmissionController.Limits,
+        into metric: (String, String, String, [(labels: String, value: String)]) -> Void
+    ) {
+        metric("admission_active", "gauge", "Answers being made.", [("", "\(admission.active)")])
+        metric("admission_active_limit", "gauge", "Answers made at once, at most.", [("", "\(limits.activeLimit)")])
+        metric("admission_queued", "gauge", "Requests waiting for a place.", [("", "\(admission.queued)")])
+        metric("admission_queue_limit", "gauge", "Requests that may wait, at most.", [("", "\(limits.queueLimit)")])
+        metric(
+            "admission_memory_reserved_bytes", "gauge", "Bytes reserved by decodes and encodes in progress.",
+            [("", "\(admission.memoryReserved)")])
+        metric(
+            "admission_memory_budget_bytes", "gauge", "Bytes decodes and encodes may reserve at once.",
+            [("", "\(limits.memoryBudget)")])
+        metric(
+            "admission_memory_waiting", "gauge", "Decodes and encodes waiting for memory.",
+            [("", "\(admission.memoryWaiting)")])
+        metric(
+            "admission_rejections_total", "counter", "Requests refused by admission control, by reason.",
+            AdmissionError.Reason.allCases.map { ("{reason=\"\($0.rawValue)\"}", "\(admission.rejections[$0] ?? 0)") })
     }
 }

@@ -65,7 +65,24 @@ enum ErrorResponse {
         return make(status: status, code: error.code, message: error.message)
     }
 
+    /// A refusal of admission control: 503 with `Retry-After` while the server is full (the client may come back
+    /// in a second), 422 for work that alone needs more memory than the budget (it never fits).
+    static func make(_ error: AdmissionError) -> ServerResponse {
+        guard error.reason != .overBudget else {
+            var response = make(
+                status: 422, code: "over_memory_budget",
+                message: "the source image needs more memory than the server may use")
+            response.errorDetail = error.description
+            return response
+        }
+        var response = make(status: 503, code: "overloaded", message: "the server is busy; retry later")
+        response.headers.append(("Retry-After", "1"))
+        response.errorDetail = error.description
+        return response
+    }
+
     static func make(_ error: any Error) -> ServerResponse {
+        if let error = error as? AdmissionError { return make(error) }
         guard let error = error as? PinholeError else {
             return make(status: 500, code: "internal", message: message(for: "internal"))
         }

@@ -21,8 +21,14 @@ public struct ServerConfiguration: Sendable {
     public var maxSourceBytes = 20_000_000
     /// Decodes and encodes at once; the core count by default.
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
-    /// Bytes of memory the caches may hold (half decoded images, a quarter encoded answers); 256 MB by default.
+    /// Bytes of memory for images: the caches and the work in progress (shares: ``memoryShares``); 256 MB by
+    /// default.
     public var memoryBudget = 256_000_000
+    /// Arrivals that may wait for one of the places where answers are made (twice ``concurrency``); more are
+    /// answered 503 with `Retry-After` at once; 32 × the core count by default.
+    public var queueLimit = 32 * ProcessInfo.processInfo.activeProcessorCount
+    /// The longest wait in that queue, or for memory, before a 503; 5 s by default.
+    public var queueTimeout: Duration = .seconds(5)
     /// `Cache-Control: max-age` of image answers, in seconds; 86,400 (a day) by default.
     public var maxAge = 86_400
     /// The deadline of one request's load, decode and encode; 30 s by default.

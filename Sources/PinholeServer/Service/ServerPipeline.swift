@@ -6,9 +6,13 @@ import PinholeVips
 /// The pipeline `pinhole serve` runs on: libvips confined to the untrusted formats, libcurl with every
 /// connection's address checked, the configured limits, memory and disk caches.
 public enum ServerPipeline {
-    /// - Parameter onDiagnostic: where the pipeline's diagnostics go (an unusable cache directory, …).
+    /// - Parameters:
+    ///   - admission: when given, every decode first reserves its estimated memory there
+    ///     (``MemoryAdmittedDecoder``); `nil` by default.
+    ///   - onDiagnostic: where the pipeline's diagnostics go (an unusable cache directory, …).
     public static func make(
-        _ configuration: ServerConfiguration, onDiagnostic: (@Sendable (String) -> Void)? = nil
+        _ configuration: ServerConfiguration, admission: AdmissionController? = nil,
+        onDiagnostic: (@Sendable (String) -> Void)? = nil
     ) -> ImagePipeline {
         var http = HTTPDataLoader.Configuration()
         http.maxResponseBytes = configuration.maxSourceBytes
@@ -20,13 +24,14 @@ public enum ServerPipeline {
         let loader = SourceRoutingLoader(
             prefixes: configuration.allowedSources, allowed: HTTPDataLoader(configuration: allowed),
             publicOnly: HTTPDataLoader(configuration: publicOnly))
-        let decoder = FormatConfinedDecoder(VipsDecoder())
+        let vips = VipsDecoder()
+        let decoder = FormatConfinedDecoder(admission.map { MemoryAdmittedDecoder(vips, admission: $0) } ?? vips)
         var pipeline = ImagePipeline.Configuration(decoder: decoder, dataLoader: loader, encoder: VipsEncoder())
         pipeline.maxPixelCount = configuration.maxSourcePixels
         pipeline.maxFrameCount = SourcePolicy.untrustedMaxFrameCount
         pipeline.processingConcurrencyLimit = max(1, configuration.concurrency)
         pipeline.networkConcurrencyLimit = 32
-        pipeline.memoryCache = MemoryCache(configuration: .init(costLimit: configuration.memoryBudget / 2))
+        pipeline.memoryCache = MemoryCache(configuration: .init(costLimit: configuration.memoryShares.imageCache))
         pipeline.diskCacheDirectory = configuration.cacheDirectory
         pipeline.diskCacheSizeLimit = configuration.cacheSizeLimit
         pipeline.diskCachePolicy = .storeAll

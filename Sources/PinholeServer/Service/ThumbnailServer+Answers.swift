@@ -61,7 +61,8 @@ extension ThumbnailServer {
                 ("thumbnail_disk", counts.thumbnailDiskHits), ("source_disk", counts.diskHits),
             ],
             decodes: counts.decodes, encodes: service.encodes, bytesReceived: counts.bytesReceived,
-            memoryBudgetBytes: configuration.memoryBudget, memoryInUseBytes: memoryInUse, draining: isDraining)
+            memoryBudgetBytes: configuration.memoryBudget, memoryInUseBytes: memoryInUse, draining: isDraining,
+            admission: service.configuration.admission.map { ($0.snapshot, $0.limits) })
         return ServerResponse(
             status: 200,
             headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],

@@ -30,6 +30,9 @@ public final class ThumbnailService: Sendable {
         /// The deadline of one answer's whole making (download, decode, encode): past it the work is cancelled and
         /// the answer is a ``PinholeError/Code/timeout``; 30 s by default.
         public var timeout: Duration = .seconds(30)
+        /// Admission of answers to be made (a place at arrival, memory for each encode; the pipeline's decoder
+        /// takes memory for each decode); `nil` (the default) admits everything at once.
+        public var admission: AdmissionController?
 
         public init(pipeline: ImagePipeline, encoder: any ImageEncoding) {
             self.pipeline = pipeline
@@ -116,7 +119,13 @@ public final class ThumbnailService: Sendable {
             }
             let made = Task.detached { [self] in
                 defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
-                return try await makeWithinDeadline(key, source: source, options: options)
+                guard let admission = configuration.admission else {
+                    return try await makeWithinDeadline(key, source: source, options: options)
+                }
+                // The wait for a place comes before the deadline's clock starts: it has its own (the queue timeout).
+                return try await admission.admitted {
+                    try await makeWithinDeadline(key, source: source, options: options)
+                }
             }
             tasks[key] = made
             return (made, false)
@@ -184,8 +193,17 @@ public final class ThumbnailService: Sendable {
         let request = ImageRequest(url: source, thumbnail: options.thumbnail, timeout: configuration.timeout)
         let response = try await configuration.pipeline.image(for: request)
         let format = key.format.format(hasAlpha: response.image.hasAlpha)
-        let body = try await configuration.encoder.encode(
-            response.image, options: EncodingOptions(format: format.imageFormat, quality: key.quality))
+        try Task.checkCancellation()
+        let encoding = EncodingOptions(format: format.imageFormat, quality: key.quality)
+        let body: Data
+        if let admission = configuration.admission {
+            // The encoder's copy of the pixels and its output, at most about as large as the pixels.
+            body = try await admission.withMemory(response.image.pixels.count * 2) {
+                try await configuration.encoder.encode(response.image, options: encoding)
+            }
+        } else {
+            body = try await configuration.encoder.encode(response.image, options: encoding)
+        }
         let encoded = EncodedThumbnail(
             body: body, format: format, etag: EntityTag.strong(for: body),
             lastModified: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),

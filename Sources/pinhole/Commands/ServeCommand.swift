@@ -17,7 +17,13 @@ enum ServeCommand {
         .value("--max-src-pixels", "N", help: "Most pixels a source may declare. Default: 50000000."),
         .value("--max-src-bytes", "N", help: "Most bytes read from a source. Default: 20000000."),
         .value("--concurrency", "N", help: "Decodes and encodes at once. Default: the core count."),
-        .value("--memory-budget", "BYTES", help: "Bytes the memory caches may hold. Default: 256000000."),
+        .value(
+            "--memory-budget", "BYTES",
+            help: "Bytes for images: caches (3/8) and decodes and encodes in progress (5/8). Default: 256000000."),
+        .value(
+            "--queue-limit", "N",
+            help: "Requests that may wait for one of 2 x concurrency places; more get 503. Default: 32 x cores."),
+        .value("--queue-timeout", "SECONDS", help: "Longest wait for a place or for memory, then 503. Default: 5."),
         .value("--max-age", "SECONDS", help: "Cache-Control max-age of images. Default: 86400."),
         .value("--timeout", "SECONDS", help: "Deadline of one image's download, decode and encode. Default: 30."),
         .value("--sign", "PATH", help: "Print PATH (/OPTIONS/…/SOURCE) signed with the key and salt, and exit."),
@@ -93,6 +99,14 @@ enum ServeCommand {
             "--concurrency", default: configuration.concurrency, in: 1...256)
         configuration.memoryBudget = try parsed.integer(
             "--memory-budget", default: configuration.memoryBudget, in: 1_000_000...1 << 40)
+        configuration.queueLimit = try parsed.integer(
+            "--queue-limit", default: configuration.queueLimit, in: 0...100_000)
+        if let text = parsed.string("--queue-timeout") {
+            guard let seconds = Double(text), seconds.isFinite, (0...600).contains(seconds) else {
+                throw UsageError("--queue-timeout takes seconds from 0 to 600, not \(text)")
+            }
+            configuration.queueTimeout = .milliseconds(Int((seconds * 1000).rounded()))
+        }
         configuration.maxAge = try parsed.integer("--max-age", default: configuration.maxAge, in: 0...31_536_000)
         configuration.timeout = .seconds(try parsed.integer("--timeout", default: 30, in: 1...3600))
         return configuration

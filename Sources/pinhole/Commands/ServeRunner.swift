@@ -15,17 +15,13 @@ struct ServeRunner {
 
     func run() async -> Int32 {
         let stderr = FileHandle.standardError
-        let pipeline = ServerPipeline.make(configuration) { line in stderr.write(Data("pinhole: \(line)\n".utf8)) }
-        var serviceConfiguration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
-        serviceConfiguration.encodedCacheCostLimit = configuration.memoryBudget / 4
-        serviceConfiguration.timeout = configuration.timeout
         // Access-log lines are written on a queue of their own: a slow reader of stdout must not hold
         // libmicrohttpd's polling threads.
         let output = FileHandle.standardOutput
         let logQueue = DispatchQueue(label: "pinhole.serve.access-log")
         let server = ThumbnailServer(
-            configuration: configuration, service: ThumbnailService(configuration: serviceConfiguration)
-        ) { line in logQueue.async { output.write(Data((line + "\n").utf8)) } }
+            configuration: configuration, log: { line in logQueue.async { output.write(Data((line + "\n").utf8)) } },
+            onDiagnostic: { line in stderr.write(Data("pinhole: \(line)\n".utf8)) })
         let daemon: HTTPDaemon
         do {
             daemon = try HTTPDaemon(settings: configuration.daemon, responder: server)
