@@ -39,9 +39,18 @@ extension ImagePipeline {
         // However the download ends, the preview decode still running for it is cancelled.
         defer { previews?.stop() }
         let priority: @Sendable () -> Priority = { context.priority }
-        return try await networkQueue.run(token: token, priority: priority) {
+        return try await networkQueue.run(token: token, priority: priority, group: Self.origin(of: request.url)) {
             try await download(dataRequest)
         }
+    }
+
+    /// The group of `url` in the network queue: `scheme://host:port` for HTTP(S) (lowercased, the port spelled
+    /// out), `nil` for other schemes (files and custom loaders are not limited by host).
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host?.lowercased()
+        else { return nil }
+        return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     private func download(_ request: DataRequest) async throws -> DataResponse {

@@ -39,8 +39,11 @@ extension ImagePipeline {
         /// `Last-Modified`). 7 days by default. A stale entry is revalidated (`If-None-Match`/`If-Modified-Since`)
         /// when it has a validator, and fetched again otherwise. The full rules (RFC 9111) are on ``DiskCache``.
         public var diskCacheDefaultFreshness: Duration = .seconds(7 * 24 * 3600)
-        /// Downloads at once; 6 by default.
-        public var networkConcurrencyLimit: Int = 6
+        /// Downloads at once; 8 by default.
+        public var networkConcurrencyLimit: Int = 8
+        /// Downloads at once from one origin (scheme, host and port), so that one that stalls leaves the other slots
+        /// to other origins; 6 by default (as browsers), `nil` for no limit beside ``networkConcurrencyLimit``.
+        public var networkConcurrencyLimitPerHost: Int? = 6
         /// Decodes at once; the active processor count by default. Decodes run on the decoder's own threads.
         public var processingConcurrencyLimit: Int = ProcessInfo.processInfo.activeProcessorCount
         /// The most pixels an input may declare (per frame); 100,000,000 by default.

@@ -14,8 +14,9 @@ public import Foundation
 /// - Cancellation: a cancelled caller leaves at once with `CancellationError`; a job is cancelled when its
 ///   last caller leaves, and its download stops.
 /// - Priority: a job runs at the highest priority of its callers; ``ImageTask/priority`` re-orders queued work.
-/// - Limits: ``Configuration/networkConcurrencyLimit`` downloads and ``Configuration/processingConcurrencyLimit``
-///   decodes at once; decoding runs on the decoder's own threads, never on Swift's cooperative pool.
+/// - Limits: ``Configuration/networkConcurrencyLimit`` downloads (``Configuration/networkConcurrencyLimitPerHost``
+///   of one origin) and ``Configuration/processingConcurrencyLimit`` decodes at once; decoding runs on the
+///   decoder's own threads, never on Swift's cooperative pool.
 ///
 /// Thread-safe; every method may be called from any isolation, including the main actor (nothing blocks).
 public final class ImagePipeline: Sendable {
@@ -40,7 +41,8 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration) {
         (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
-        self.networkQueue = WorkQueue(limit: configuration.networkConcurrencyLimit)
+        self.networkQueue = WorkQueue(
+            limit: configuration.networkConcurrencyLimit, groupLimit: configuration.networkConcurrencyLimitPerHost)
         self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
         self.lazyDiskCache = LazyDiskCache(
             directory: configuration.diskCacheDirectory,

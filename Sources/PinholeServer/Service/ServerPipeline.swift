@@ -31,6 +31,8 @@ public enum ServerPipeline {
         pipeline.maxFrameCount = SourcePolicy.untrustedMaxFrameCount
         pipeline.processingConcurrencyLimit = max(1, configuration.concurrency)
         pipeline.networkConcurrencyLimit = 32
+        // As many as libcurl's connections to one host: a stalling origin holds half the slots, never all.
+        pipeline.networkConcurrencyLimitPerHost = http.maxConnectionsPerHost
         pipeline.memoryCache = MemoryCache(configuration: .init(costLimit: configuration.memoryShares.imageCache))
         pipeline.diskCacheDirectory = configuration.cacheDirectory
         pipeline.diskCacheSizeLimit = configuration.cacheSizeLimit

@@ -200,7 +200,10 @@ struct RequestIdentityTests {
 
     @Test func concurrentCallersForManyURLsEachGetTheirOwnURLsPixels() async throws {
         // Given 8 URLs asked for by 5 callers each, at mixed priorities and sizes, while the source holds loads
-        let fixture = try Fixture(diskCache: false) { $0.networkConcurrencyLimit = 8 }
+        let fixture = try Fixture(diskCache: false) {
+            $0.networkConcurrencyLimit = 8
+            $0.networkConcurrencyLimitPerHost = nil  // every URL is on one host
+        }
         let urls = (0..<8).map { Fixture.url("grid/\($0).jpg") }
         fixture.loader.gate.close()
         let priorities = ImageRequest.Priority.allCases
