@@ -86,17 +86,17 @@ serve_pid=$SERVE_PID
 pids+=("$serve_pid")
 wait_for "http://127.0.0.1:$SERVE_PORT/health"
 
-sample() {  # elapsed seconds, RSS kB, FDs, threads
+sample() {  # $1: 1 under load, 0 idle; appends: elapsed seconds, RSS kB, FDs, threads, $1
     local rss threads fds
     rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$serve_pid/status")
     threads=$(awk '/^Threads:/ { print $2 }' "/proc/$serve_pid/status")
     fds=$(find "/proc/$serve_pid/fd" -mindepth 1 -maxdepth 1 | wc -l)
-    echo "$(( $(date +%s) - started )) $rss $fds $threads" >> "$work/samples.txt"
+    echo "$(( $(date +%s) - started )) $rss $fds $threads $1" >> "$work/samples.txt"
 }
 
 echo "[soak] ${minutes} min of mixed load on one instance (port $SERVE_PORT), a sample every ${interval} s" >&2
 started=$(date +%s)
-sample
+sample 1
 wrk -t 1 -c "${SOAK_CONNECTIONS:-4}" -d "${seconds}s" --timeout 60s -s scripts/wrk-paths.lua \
     "http://127.0.0.1:$SERVE_PORT" -- "$work/paths.txt" 1 > "$work/wrk.txt" 2>&1 &
 wrk_pid=$!
@@ -104,11 +104,11 @@ pids+=("$wrk_pid")
 while kill -0 "$wrk_pid" 2>/dev/null; do
     sleep "$interval"
     kill -0 "$serve_pid" 2>/dev/null || { echo "[soak] the server died" >&2; cat "$work/serve.stderr" >&2; exit 1; }
-    sample
+    if kill -0 "$wrk_pid" 2>/dev/null; then sample 1; fi
 done
 wait "$wrk_pid" || { echo "[soak] wrk failed:" >&2; cat "$work/wrk.txt" >&2; exit 1; }
 sleep 30  # idle: does RSS come back down?
-sample
+sample 0
 
 python3 - "$work" "$seconds" <<'PY'
 import collections, json, sys
@@ -116,8 +116,8 @@ work, seconds = sys.argv[1], int(sys.argv[2])
 wrk = next(json.loads(l[12:]) for l in open(f"{work}/wrk.txt") if l.startswith("WRK-SUMMARY "))
 samples = [tuple(map(int, l.split())) for l in open(f"{work}/samples.txt")]
 print(f"{'seconds':>8} {'RSS MB':>8} {'FDs':>5} {'threads':>7}", file=sys.stderr)
-for t, rss, fds, threads in samples:
-    print(f"{t:>8} {rss / 1024:>8.1f} {fds:>5} {threads:>7}", file=sys.stderr)
+for t, rss, fds, threads, loaded in samples:
+    print(f"{t:>8} {rss / 1024:>8.1f} {fds:>5} {threads:>7}{'' if loaded else '  (idle 30 s)'}", file=sys.stderr)
 by_class = {"good": collections.Counter(), "bad": collections.Counter()}
 codes = collections.Counter()
 for line in open(f"{work}/serve.access.jsonl"):
@@ -128,7 +128,7 @@ for line in open(f"{work}/serve.access.jsonl"):
     by_class["bad" if bad else "good"][str(entry["status"])] += 1
     if bad or entry["status"] >= 300:
         codes[f'{"bad" if bad else "good"} {entry["status"]} {entry.get("error", entry.get("code", ""))}'] += 1
-during = [s for s in samples if s[0] <= seconds]
+during = [s for s in samples if s[4]]
 half = [s for s in during if s[0] >= seconds / 2]
 mb = lambda kb: round(kb / 1024, 1)
 print(json.dumps({
