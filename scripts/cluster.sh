@@ -27,7 +27,8 @@ chmod 755 "$work"  # nginx's workers (nobody, when started by root) read and wri
 NGINX_PID=""
 pids=()
 cleanup() {
-    kill_all "${pids[@]}" "$NGINX_PID"
+    kill_all "${pids[@]}"
+    stop_nginx
     [ -n "${KEEP_WORK:-}" ] && echo "[cluster] kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -45,6 +46,7 @@ mapfile -t sources < <(find "$corpus" -maxdepth 1 -name '*.jpg' -size +150k -siz
 [ ${#sources[@]} -ge 4 ] || { echo "[cluster] fewer than 4 JPEGs in $corpus (scripts/make-corpus.sh)" >&2; exit 1; }
 mkdir -m 755 "$work/origin"
 for name in "${sources[@]}"; do install -m 644 "$corpus/$name" "$work/origin/$name"; done
+echo ok > "$work/origin/probe.txt" && chmod 644 "$work/origin/probe.txt"  # asked for to know nginx is up
 
 # Requests: every source at 500 widths (fit in W × W), interleaved (source 1..N at width 100, then at 101, …):
 # each thumbnail is new, each source is asked for again and again at other sizes.
@@ -65,7 +67,7 @@ sed -e "/^#/d" -e "s|@LISTEN@|127.0.0.1:$FRONT_PORT|" -e "s|@CACHE_PATH@|$work/p
     deploy/nginx/pinhole-cluster.conf > "$work/nginx/front.conf"
 printf 'include %s;\ninclude %s;\n' "$work/nginx/origin.conf" "$work/nginx/front.conf" > "$work/nginx/servers.conf"
 start_nginx "$work/nginx" "$work/nginx/servers.conf"
-wait_for "http://127.0.0.1:$ORIGIN_PORT/${sources[0]}"
+wait_for "http://127.0.0.1:$ORIGIN_PORT/probe.txt"
 wait_for "http://127.0.0.1:$FRONT_PORT/health"
 
 run_wrk() {  # $1 origin URL, $2 seconds, $3 output file
@@ -81,7 +83,7 @@ wait_for "http://127.0.0.1:$BASE_PORT/health"
 run_wrk "http://127.0.0.1:$BASE_PORT" "$baseline_seconds" "$work/baseline.wrk"
 kill -TERM "$SERVE_PID"
 wait "$SERVE_PID" || true
-baseline_origin_requests=$(wc -l < "$work/origin.log")
+baseline_origin_requests=$(grep -vc ' /probe.txt$' "$work/origin.log" || true)
 : > "$work/origin.log"  # nginx appends (O_APPEND): the cluster's lines start at 0
 
 # 2. The cluster: three instances behind the front.
@@ -95,6 +97,7 @@ for port in "${ports[@]}"; do wait_for "http://127.0.0.1:$port/health"; done
 
 echo "[cluster] cluster: three instances behind nginx, ${duration} s; instance 2 killed at $((duration / 3)) s," \
     "restarted at $((2 * duration / 3)) s" >&2
+load_before=$(cut -d' ' -f1 /proc/loadavg)
 started=$(date +%s.%N)
 run_wrk "http://127.0.0.1:$FRONT_PORT" "$duration" "$work/cluster.wrk" &
 wrk_pid=$!
@@ -114,7 +117,8 @@ ended=$(date +%s.%N)
 sleep 1  # nginx writes its access log line after the answer
 
 python3 - "$work" "$started" "$killed_at" "$restarted_at" "$ended" "$baseline_seconds" "$duration" \
-    "$baseline_origin_requests" "127.0.0.1:$PORT2" "${#sources[@]}" <<'PY'
+    "$baseline_origin_requests" "127.0.0.1:$PORT2" "${#sources[@]}" "$load_before $(cut -d' ' -f1 /proc/loadavg)" \
+    "$(nproc)" <<'PY'
 import collections, json, re, sys
 
 work, started, killed, restarted, ended = sys.argv[1], *map(float, sys.argv[2:6])
@@ -155,6 +159,8 @@ for line in open(f"{work}/front.log"):
 per_source = collections.defaultdict(collections.Counter)
 for line in open(f"{work}/origin.log"):
     t, _, uri = line.split()
+    if uri == "/probe.txt":
+        continue
     per_source[uri][phase(float(t))] += 1
 
 def spread(key):
@@ -190,5 +196,6 @@ print(json.dumps({
     "originRequestsPerSource": {key: spread(key) for key in ("stable", "degraded", "restored", "total")},
     "oneInstanceOriginRequests": baseline_origin,
     "wrapped": cluster["wrapped"],
+    "cores": int(sys.argv[12]), "loadAverageAtStartAndEnd": list(map(float, sys.argv[11].split())),
 }, indent=2))
 PY

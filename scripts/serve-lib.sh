@@ -66,8 +66,23 @@ CONF
 start_nginx() {
     mkdir -p "$1"
     nginx_main_conf "$1" "$2" > "$1/nginx.conf"
-    /usr/sbin/nginx -p "$1/" -c "$1/nginx.conf" -e "$1/error.log" 2> "$1/stderr.log" &
+    # Output to files: a worker holding the caller's stdout would keep a pipe reading it open.
+    /usr/sbin/nginx -p "$1/" -c "$1/nginx.conf" -e "$1/error.log" > "$1/stdout.log" 2> "$1/stderr.log" &
     NGINX_PID=$!
+}
+
+# Stops the nginx of NGINX_PID: SIGTERM (the master ends its workers; SIGKILL would leave them running),
+# SIGKILL after 10 s.
+stop_nginx() {
+    [ -n "${NGINX_PID:-}" ] || return 0
+    kill -TERM "$NGINX_PID" 2>/dev/null || return 0
+    local i
+    for i in $(seq 100); do
+        kill -0 "$NGINX_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
 }
 
 # An origin server block on port $1 serving directory $2, one line per request (`$msec $status $uri`) in $3.

@@ -24,7 +24,8 @@ chmod 755 "$work"  # nginx's workers (nobody, when started by root) read under i
 NGINX_PID=""
 pids=()
 cleanup() {
-    kill_all "${pids[@]}" "$NGINX_PID"
+    kill_all "${pids[@]}"
+    stop_nginx
     [ -n "${KEEP_WORK:-}" ] && echo "[soak] kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -44,11 +45,12 @@ mapfile -t good < <( (find "$corpus" -maxdepth 1 -name '*.jpg' -size +150k -size
 [ ${#good[@]} -ge 4 ] || { echo "[soak] fewer than 4 photos in $corpus (scripts/make-corpus.sh)" >&2; exit 1; }
 for name in "${good[@]}"; do install -m 644 "$corpus/$name" "$work/origin/$name"; done
 head -c 200000 /dev/urandom > "$work/origin/bad-garbage.jpg"
+echo ok > "$work/origin/probe.txt"  # asked for to know nginx is up
 printf '<!doctype html><html><body><h1>Not an image</h1></body></html>\n' > "$work/origin/bad-page.jpg"
 chmod 644 "$work/origin/"*
 origin_server_block "$ORIGIN_PORT" "$work/origin" "$work/origin.log" > "$work/servers.conf"
 start_nginx "$work/nginx" "$work/servers.conf"
-wait_for "http://127.0.0.1:$ORIGIN_PORT/${good[0]}"
+wait_for "http://127.0.0.1:$ORIGIN_PORT/probe.txt"
 
 # The requests, shuffled with a fixed seed: 45 % hot (8 thumbnails), 50 % cold (each one new: a source at one
 # of 400 widths in one of the four formats, until those run out), 5 % bad (a bad source at a new width).
