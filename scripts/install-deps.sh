@@ -5,7 +5,8 @@
 # OpenSSL's libcrypto (`pinhole serve`: the HTTP server, HMAC signatures), libchafa (the
 # gallery's pictures), tmux and a real sixel terminal under a virtual X server (xvfb, xterm, x11-apps' xwd,
 # x11-utils' xwininfo, a monospace font: the gallery's terminal tests), and the packages that carry the real
-# photographs of the corpus and the tools that derive from them.
+# photographs of the corpus and the tools that derive from them; nginx, wrk and curl (the serving benchmark,
+# scripts/cluster.sh and scripts/soak-serve.sh) and PyYAML for Debian's python3 (scripts/check-manifests.py).
 set -euo pipefail
 
 PACKAGES=(
@@ -14,7 +15,7 @@ PACKAGES=(
   lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds plasma-workspace-wallpapers
   imagemagick webp libjpeg-turbo-progs libimage-exiftool-perl unzip python3 python3-pip tmux
   libchafa-dev xvfb xterm x11-apps x11-utils fonts-dejavu-core
-  wrk nginx libnginx-mod-http-image-filter curl
+  wrk nginx libnginx-mod-http-image-filter curl python3-yaml
 )
 
 missing=()

@@ -1,0 +1,41 @@
+import Foundation
+import PinholeTestSupport
+import Testing
+
+/// `deploy/` against the server's flags: scripts/check-manifests.py (Debian's python3 with PyYAML, from
+/// scripts/install-deps.sh) parses the Kubernetes manifests and checks the probes, limits and drain against
+/// ServeCommand.swift and ServerConfiguration.swift, and Docs/Cluster.md against the files.
+@Suite(.timeLimit(scaledMinutes: 1))
+struct DeploymentManifestTests {
+    static let python = "/usr/bin/python3"
+    static let checker = PinholeExecutable.repositoryRoot.appendingPathComponent("scripts/check-manifests.py").path
+    static let deploy = PinholeExecutable.repositoryRoot.appendingPathComponent("deploy")
+
+    @Test func theManifestsMatchTheServersFlagsAndTheDocs() async throws {
+        // Given the repository's manifests, nginx template and Docs/Cluster.md
+        // When the checker reads them
+        let result = try await SpawnedProcess.run([Self.python, Self.checker])
+        // Then every check passes
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("ok: "), "\(result.stdout)")
+    }
+
+    @Test func aReadinessProbeOnAnotherPortThanListenFailsTheCheck() async throws {
+        // Given a copy of deploy/ whose readiness probe asks for port 8081 while the server listens on 8080
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("deploy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try await onOwnThread { try FileManager.default.copyItem(at: Self.deploy, to: copy) }
+        let manifest = copy.appendingPathComponent("kubernetes/deployment.yaml").path
+        let text = try await readText(atPath: manifest)
+        let probe = "readinessProbe:\n            httpGet: {path: /health, port: 8080}"
+        try #require(text.contains(probe))
+        let broken = text.replacingOccurrences(
+            of: probe, with: "readinessProbe:\n            httpGet: {path: /health, port: 8081}")
+        try await writeData(Data(broken.utf8), toPath: manifest)
+        // When the checker reads the copy
+        let result = try await SpawnedProcess.run([Self.python, Self.checker, "--deploy", copy.path])
+        // Then it fails and names the probe and the port
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("readinessProbe: port 8081 is not the --listen port 8080"), "\(result.stdout)")
+    }
+}
