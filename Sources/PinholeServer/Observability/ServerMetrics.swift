@@ -46,6 +46,8 @@ final class ServerMetrics: Sendable {
         var memoryBudgetBytes: Int
         var memoryInUseBytes: Int
         var draining: Bool
+        /// Times freed memory was given back to the system after a burst.
+        var memoryTrims = 0
         /// The admission controller's state and its limits, when there is one.
         var admission: (state: AdmissionController.Snapshot, limits: AdmissionController.Limits)?
     }
@@ -89,6 +91,9 @@ final class ServerMetrics: Sendable {
             "memory_budget_in_use_bytes", "gauge", "Bytes held by the memory caches.",
             [("", "\(snapshot.memoryInUseBytes)")])
         metric("draining", "gauge", "1 while the server drains before it stops.", [("", snapshot.draining ? "1" : "0")])
+        metric(
+            "memory_trims_total", "counter", "Times freed memory was given back to the system after a burst.",
+            [("", "\(snapshot.memoryTrims)")])
         if let (admission, limits) = snapshot.admission { Self.render(admission, limits: limits, into: metric) }
         return lines.joined(separator: "\n") + "\n"
     }

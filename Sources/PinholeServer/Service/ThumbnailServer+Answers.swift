@@ -62,6 +62,7 @@ extension ThumbnailServer {
             ],
             decodes: counts.decodes, encodes: service.encodes, bytesReceived: counts.bytesReceived,
             memoryBudgetBytes: configuration.memoryBudget, memoryInUseBytes: memoryInUse, draining: isDraining,
+            memoryTrims: memoryTrimmer.trimCount,
             admission: service.configuration.admission.map { ($0.snapshot, $0.limits) })
         return ServerResponse(
             status: 200,

@@ -1,3 +1,4 @@
+import CPinholeServer
 import Foundation
 import Pinhole
 import Synchronization
@@ -20,6 +21,8 @@ public final class ThumbnailServer: HTTPResponding {
     let log: @Sendable (String) -> Void
     let draining = Atomic<Bool>(false)
     let working = CountGate()
+    /// Gives memory freed by a burst back to the system once no answer has been made for a second.
+    let memoryTrimmer = IdleMemoryTrimmer { _ = CPinholeServer_trim_memory() }
 
     /// - Parameter log: receives each access-log line (stdout in `pinhole serve`).
     public init(
@@ -71,7 +74,10 @@ public final class ThumbnailServer: HTTPResponding {
 
     public func response(to request: ServerRequest) async -> ServerResponse {
         working.increment()
-        defer { working.decrement() }
+        defer {
+            working.decrement()
+            memoryTrimmer.workEnded { [working] in working.count == 0 }
+        }
         do {
             let url = try checkedURL(request.path)
             let accept = AcceptHeader(request.headers["accept"])
