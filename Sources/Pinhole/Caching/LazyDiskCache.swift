@@ -10,12 +10,15 @@ final class LazyDiskCache: Sendable {
     private let sizeLimit: Int
     private let onDiagnostic: (@Sendable (String) -> Void)?
     private let failure = Locked<PinholeError?>(nil)
+    /// Where failed stores are reported, once per kind.
+    let storeFailures: DiskCacheFailureReport
 
     init(directory: URL?, sizeLimit: Int, onDiagnostic: (@Sendable (String) -> Void)?) {
         self.directory = directory
         self.sizeLimit = sizeLimit
         self.onDiagnostic = onDiagnostic
         self.opening = Locked(nil)
+        self.storeFailures = DiskCacheFailureReport(onDiagnostic: onDiagnostic)
     }
 
     /// Why the disk cache could not be opened, if it could not.

@@ -45,7 +45,8 @@ extension ImagePipeline {
     /// Stores `decoded` (the processed result) encoded, with the freshness of the original it was made from:
     /// PNG when it has alpha, else JPEG at quality 90. Only when the policy and the key allow a write, an
     /// encoder is configured, and HTTP allowed storing the original's response (a `no-store` response leaves no
-    /// thumbnail behind either). Failures are reported through ``Configuration/onDiagnostic`` and dropped.
+    /// thumbnail behind either). Failures are reported through ``Configuration/onDiagnostic`` (once
+    /// per kind) and dropped.
     func storeEncodedImage(
         _ decoded: DecodedImage, for request: ImageRequest, key: ImageJobKey, from loaded: LoadedData
     )
@@ -64,7 +65,7 @@ extension ImagePipeline {
         } catch is CancellationError {
             return
         } catch {
-            configuration.onDiagnostic?("disk cache: could not store the encoded image of \(key.image): \(error)")
+            lazyDiskCache.storeFailures.storeFailed("the encoded image of \(key.image)", error)
         }
     }
 }

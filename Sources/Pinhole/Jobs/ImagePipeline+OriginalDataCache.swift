@@ -33,13 +33,14 @@ extension ImagePipeline {
         }
     }
 
-    /// Stores a source's original bytes; a failure is reported through ``Configuration/onDiagnostic`` and dropped.
+    /// Stores a source's original bytes; a failure is reported through ``Configuration/onDiagnostic``
+    /// (once per kind: `DiskCacheFailureReport`) and dropped.
     func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
         guard let disk = await lazyDiskCache.cache() else { return }
         do {
             try await disk.store(data, metadata: metadata, for: key)
         } catch {
-            configuration.onDiagnostic?("disk cache: could not store \(key): \(error)")
+            lazyDiskCache.storeFailures.storeFailed(key, error)
         }
     }
 }
