@@ -11,7 +11,7 @@ import Testing
 struct FaultsEndToEndTests {
     /// A fault of the origin and the answer it must give the client.
     enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case stallPastTheTimeout, resetMidBody, status500, status502, status503
+        case stallPastTheTimeout, resetMidBody, truncatedBody, status500, status502, status503
 
         var testDescription: String { rawValue }
 
@@ -20,6 +20,7 @@ struct FaultsEndToEndTests {
             switch self {
             case .stallPastTheTimeout: (504, "timeout")
             case .resetMidBody: (502, "network_failure")
+            case .truncatedBody: (502, "truncated")
             case .status500, .status502, .status503: (502, "http_status")
             }
         }
@@ -30,6 +31,7 @@ struct FaultsEndToEndTests {
             return switch self {
             case .stallPastTheTimeout: Route(headers: jpeg, body: image, behavior: .stall(afterBytes: half))
             case .resetMidBody: Route(headers: jpeg, body: image, behavior: .reset(afterBytes: half))
+            case .truncatedBody: Route(headers: jpeg, body: image, behavior: .truncate(afterBytes: half))
             case .status500: Route(status: 500, headers: ["content-type": "text/plain"], body: Data("down".utf8))
             case .status502: Route(status: 502, headers: ["content-type": "text/plain"], body: Data("down".utf8))
             case .status503:

@@ -86,7 +86,10 @@ enum ErrorResponse {
         guard let error = error as? PinholeError else {
             return make(status: 500, code: "internal", message: message(for: "internal"))
         }
-        let status = status(for: error.code, originStatus: error.httpStatusCode)
+        // A body the origin cut short (a transport error underneath) is the origin's failure, not the image's.
+        let status =
+            error.code == .truncated && error.underlying is URLError
+            ? 502 : status(for: error.code, originStatus: error.httpStatusCode)
         var response = make(status: status, code: error.code.kind, message: message(for: error.code.kind))
         response.errorDetail = error.message
         return response
