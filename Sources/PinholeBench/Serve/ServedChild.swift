@@ -17,13 +17,20 @@ final class ServedChild {
     private let process: Process
     private let exit: ExitLatch
 
-    /// Starts `executable` with `arguments`; stdout goes to /dev/null, stderr to `logFile` (or /dev/null).
+    /// Starts `executable` with `arguments` and this process's environment plus `environment`; stdout goes to
+    /// /dev/null, stderr to `logFile` (or /dev/null).
     ///
     /// - Throws: when the program cannot be started.
-    init(_ name: String, executable: String, arguments: [String], logFile: String? = nil) throws {
+    init(
+        _ name: String, executable: String, arguments: [String], environment: [String: String] = [:],
+        logFile: String? = nil
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         if let logFile {
