@@ -54,6 +54,8 @@ public struct OpenLoopRun: Sendable {
         public var wallSeconds: Double
         /// The latest a request was sent after its scheduled time (the client's own delay, counted in latencies).
         public var maxSendLagMilliseconds: Double
+        /// Whether the client ran at a raised priority (nice -10, when allowed).
+        public var niceRaised: Bool
         /// Requests by status (`"200"`, `"503"`, …; `"error"` for a timeout or a reset).
         public var statuses: [String: Int]
         /// Latencies of the `"200"`, `"503"` and `"other"` answers (other statuses and errors).
