@@ -40,11 +40,13 @@ struct ServeOverloadTests {
         // When the overload benchmark runs (3 × the measured capacity)
         let result = try await ServeBenchmark(configuration: configuration).runOverload(settings) { _ in }
 
-        // Then the overload got both admitted answers and refusals (counted by the server as a full queue),
-        // every phase has its figures, and the four goals are evaluated and printed
+        // Then the overload got both admitted answers and refusals (counted by the server as a full queue, and
+        // each in its access log), every phase has its figures, and the four goals are evaluated and printed
         let statuses = result.overload.statuses
         #expect((statuses["200"] ?? 0) > 0 && (statuses["503"] ?? 0) > 0, "statuses: \(statuses)")
         #expect(result.overload.latencies("503").count == statuses["503"])
+        #expect(result.serverOverload["503"]?.count == statuses["503"])
+        #expect(result.serverOverload["200"]?.count == statuses["200"])
         #expect(result.metrics["admission_rejections_total{reason=\"queue_full\"}", default: 0] > 0)
         #expect(result.capacityPerSecond > 0 && result.unloaded.latencies("200").count > 0)
         #expect(abs(result.overload.rate - 3 * result.capacityPerSecond) < 1e-6)

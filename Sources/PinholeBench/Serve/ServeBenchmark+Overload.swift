@@ -25,8 +25,10 @@ extension ServeBenchmark {
             workers: configuration.cores, quality: Self.quality)
         let context = RunContext(corpus: corpus, nginx: nginx, work: work)
         do {
+            let accessLog = work.appendingPathComponent("access.log").path
             let (server, port) = try await startServer(
-                context, extraArguments: settings.serverArguments, environment: settings.serverEnvironment)
+                context, extraArguments: settings.serverArguments, environment: settings.serverEnvironment,
+                accessLog: accessLog)
             do {
                 let phases = OverloadPhases(
                     benchmark: self, settings: settings, context: context, python: python, pid: server.pid,
@@ -37,6 +39,8 @@ extension ServeBenchmark {
                 }
                 result.goals = result.evaluatedGoals
                 await server.stop()
+                let log = try await WorkerThreadPool.io.run { try String(contentsOfFile: accessLog, encoding: .utf8) }
+                result.serverOverload = ServerAccessLog.latencies(log, targetContaining: "%3Fo%3Doverload-")
                 await nginx.stop()
                 return result
             } catch {

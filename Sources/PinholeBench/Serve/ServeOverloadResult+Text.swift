@@ -21,6 +21,7 @@ extension ServeOverloadResult {
                 + "C = \(Self.format(capacityPerSecond)) answers/s (\(capacityErrors) errors)",
             "3 unloaded: " + Self.line(unloaded),
             "4 overload: " + Self.line(overload),
+            "            in the server (access log, head to answer): " + Self.classes(serverOverload),
             "            peak RSS \(mb(peakResidentBytes)) (VmHWM), \(mb(sampledPeakResidentBytes)) (VmRSS sampled)",
             "5 recovery: RSS each second after the load (MB): "
                 + recoveryResidentBytes.map { Self.format(Double($0) / 1_000_000, 0) }.joined(separator: " "),
@@ -40,17 +41,19 @@ extension ServeOverloadResult {
         return lines.joined(separator: "\n")
     }
 
-    /// `open loop R/s for S s: 200 n (p50/p99/max ms), 503 …, other …; client lag`.
-    static func line(_ run: OpenLoopRun.Summary) -> String {
-        let classes = ["200", "503", "other"].map { name -> String in
-            let latencies = run.latencies(name)
-            guard latencies.count > 0 else { return "\(name) 0" }
+    /// `200 n (p50 …, p99 …, max … ms), 503 …, other …`.
+    static func classes(_ byClass: [String: OpenLoopRun.Latencies]) -> String {
+        ["200", "503", "other"].map { name -> String in
+            guard let latencies = byClass[name], latencies.count > 0 else { return "\(name) 0" }
             return "\(name) \(latencies.count) (p50 \(format(latencies.p50Milliseconds)), p99 "
                 + "\(format(latencies.p99Milliseconds)), max \(format(latencies.maxMilliseconds)) ms)"
-        }
+        }.joined(separator: ", ")
+    }
+
+    /// `open loop R/s for S s: 200 n (p50/p99/max ms), 503 …, other …; client lag`.
+    static func line(_ run: OpenLoopRun.Summary) -> String {
         let others = run.statuses.filter { !["200", "503"].contains($0.key) }.sorted { $0.key < $1.key }
-        return "open loop \(format(run.rate)) req/s for \(format(run.seconds, 0)) s: "
-            + classes.joined(separator: ", ")
+        return "open loop \(format(run.rate)) req/s for \(format(run.seconds, 0)) s: " + classes(run.byClass)
             + (others.isEmpty ? "" : " [other: " + others.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "]")
             + "; client send lag max \(format(run.maxSendLagMilliseconds)) ms"
             + (run.wrapped > 0 ? "; URL list WRAPPED \(run.wrapped)x" : "")

@@ -32,6 +32,9 @@ public struct ServeOverloadResult: Sendable, Codable {
     /// sampled every half second during it, in bytes.
     public var peakResidentBytes: Int
     public var sampledPeakResidentBytes: Int
+    /// The server's own time from head to answer of the overload's requests, by class (`"200"`, `"503"`,
+    /// `"other"`), from its access log.
+    public var serverOverload: [String: OpenLoopRun.Latencies] = [:]
     /// Phase 5: `VmRSS` each second after the load stopped, in bytes (the last is the recovery figure).
     public var recoveryResidentBytes: [Int]
     /// The server's admission and memory samples from `/metrics` at the end (`pinhole_` removed).

@@ -18,12 +18,12 @@ final class ServedChild {
     private let exit: ExitLatch
 
     /// Starts `executable` with `arguments` and this process's environment plus `environment`; stdout goes to
-    /// /dev/null, stderr to `logFile` (or /dev/null).
+    /// `outputFile` (or /dev/null), stderr to `logFile` (or /dev/null).
     ///
     /// - Throws: when the program cannot be started.
     init(
         _ name: String, executable: String, arguments: [String], environment: [String: String] = [:],
-        logFile: String? = nil
+        logFile: String? = nil, outputFile: String? = nil
     ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -33,6 +33,10 @@ final class ServedChild {
         }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        if let outputFile {
+            _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+        }
         if let logFile {
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
