@@ -3,7 +3,7 @@ import PinholeBench
 
 extension BenchServeCommand {
     static let overloadOptions: [OptionSpec] = [
-        .flag("--overload", help: "Measure one server under open-loop overload instead (see below)."),
+        .flag("--overload", help: "Measure one server under open-loop overload instead (described above)."),
         .value("--seconds", "S", help: "--overload: seconds of the overload phase. Default: 60."),
         .value("--memory-budget", "BYTES", help: "--overload: the server's --memory-budget. Default: 256000000."),
         .value("--queue-limit", "N", help: "--overload: the server's --queue-limit. Default: 2 x cores."),

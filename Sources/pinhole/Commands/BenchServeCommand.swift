@@ -32,7 +32,7 @@ enum BenchServeCommand {
         \(overloadHelp)
 
         OPTIONS:
-        \(options.map { "  \($0.synopsis.padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.help)" }
+        \(options.map { "  \($0.synopsis.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.help)" }
             .joined(separator: "\n"))
         """
 
