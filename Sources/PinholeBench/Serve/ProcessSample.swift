@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// CPU time and peak RSS of another process, read from `/proc/PID/stat` and `/proc/PID/status` (Linux).
+/// CPU time, RSS and peak RSS of another process, read from `/proc/PID/stat` and `/proc/PID/status` (Linux).
 ///
 /// procfs is served by the kernel from memory, so a read does not wait on a disk (a few microseconds): the
 /// reads are safe from any isolation.
@@ -13,10 +13,13 @@ public struct ProcessSample: Sendable, Hashable {
     public var cpuSeconds: Double
     /// Peak resident set size so far (`VmHWM`), in bytes.
     public var peakResidentBytes: Int
+    /// Resident set size now (`VmRSS`), in bytes; 0 when not read.
+    public var residentBytes: Int
 
-    public init(cpuSeconds: Double, peakResidentBytes: Int) {
+    public init(cpuSeconds: Double, peakResidentBytes: Int, residentBytes: Int = 0) {
         self.cpuSeconds = cpuSeconds
         self.peakResidentBytes = peakResidentBytes
+        self.residentBytes = residentBytes
     }
 
     /// The figures of `pid` now, or `nil` when it has exited.
@@ -24,7 +27,9 @@ public struct ProcessSample: Sendable, Hashable {
         guard let stat = text("/proc/\(pid)/stat"), let status = text("/proc/\(pid)/status"),
             let cpu = cpuSeconds(stat: stat)
         else { return nil }
-        return ProcessSample(cpuSeconds: cpu, peakResidentBytes: (kilobytes("VmHWM:", in: status) ?? 0) * 1024)
+        return ProcessSample(
+            cpuSeconds: cpu, peakResidentBytes: (kilobytes("VmHWM:", in: status) ?? 0) * 1024,
+            residentBytes: (kilobytes("VmRSS:", in: status) ?? 0) * 1024)
     }
 
     /// The sum over `pids` (those still running).
@@ -32,7 +37,8 @@ public struct ProcessSample: Sendable, Hashable {
         pids.compactMap { read(pid: $0) }.reduce(ProcessSample(cpuSeconds: 0, peakResidentBytes: 0)) {
             ProcessSample(
                 cpuSeconds: $0.cpuSeconds + $1.cpuSeconds,
-                peakResidentBytes: $0.peakResidentBytes + $1.peakResidentBytes)
+                peakResidentBytes: $0.peakResidentBytes + $1.peakResidentBytes,
+                residentBytes: $0.residentBytes + $1.residentBytes)
         }
     }
 

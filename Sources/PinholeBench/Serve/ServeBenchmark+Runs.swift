@@ -119,16 +119,21 @@ extension ServeBenchmark {
         }
     }
 
-    /// Starts `pinhole serve` on a free loopback port with the signing arguments, the origin allowed and
-    /// `--concurrency` = cores; returns once `/health` answers 200.
-    func startServer(_ context: RunContext) async throws -> (ServedChild, Int) {
+    /// Starts `pinhole serve` on a free loopback port with the signing arguments, the origin allowed,
+    /// `--concurrency` = cores and `extraArguments`, its environment this process's plus `environment`, its access
+    /// log (stdout) in `accessLog` or /dev/null; returns once `/health` answers 200.
+    func startServer(
+        _ context: RunContext, extraArguments: [String] = [], environment: [String: String] = [:],
+        accessLog: String? = nil
+    ) async throws -> (ServedChild, Int) {
         let port = try LoopbackPort.free()
         let arguments =
             ["serve", "--listen", "127.0.0.1:\(port)"] + configuration.signingArguments
-            + ["--allow-source", context.origin + "/", "--concurrency", String(configuration.cores)]
+            + ["--allow-source", context.origin + "/", "--concurrency", String(configuration.cores)] + extraArguments
         let server = try ServedChild(
             "pinhole serve", executable: configuration.pinholeExecutable, arguments: arguments,
-            logFile: context.work.appendingPathComponent("serve-\(port).log").path)
+            environment: environment, logFile: context.work.appendingPathComponent("serve-\(port).log").path,
+            outputFile: accessLog)
         do {
             try await server.waitUntilAnswering("http://127.0.0.1:\(port)/health")
         } catch {

@@ -17,15 +17,26 @@ final class ServedChild {
     private let process: Process
     private let exit: ExitLatch
 
-    /// Starts `executable` with `arguments`; stdout goes to /dev/null, stderr to `logFile` (or /dev/null).
+    /// Starts `executable` with `arguments` and this process's environment plus `environment`; stdout goes to
+    /// `outputFile` (or /dev/null), stderr to `logFile` (or /dev/null).
     ///
     /// - Throws: when the program cannot be started.
-    init(_ name: String, executable: String, arguments: [String], logFile: String? = nil) throws {
+    init(
+        _ name: String, executable: String, arguments: [String], environment: [String: String] = [:],
+        logFile: String? = nil, outputFile: String? = nil
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        if let outputFile {
+            _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+        }
         if let logFile {
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))

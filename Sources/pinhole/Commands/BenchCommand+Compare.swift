@@ -28,7 +28,7 @@ extension BenchCommand {
     }
 
     /// The repository's `scripts` directory (bench-venv.sh, bench-thumbnail.py), found from this source file.
-    private static var scriptsDirectory: String {
+    static var scriptsDirectory: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts").path
     }

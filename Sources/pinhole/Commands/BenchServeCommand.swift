@@ -4,17 +4,19 @@ import PinholeServer
 
 /// `pinhole bench serve`: `pinhole serve` under wrk (``ServeBenchmark``).
 enum BenchServeCommand {
-    static let options: [OptionSpec] = [
-        .flag("--compare", help: "Also run nginx's image_filter module on the same files and connection counts."),
-        .flag("--json", help: "Print the figures as one JSON object (sorted keys)."),
-        .value("--duration", "SECONDS", help: "Seconds of each timed wrk run. Default: 10."),
-        .value("--files", "N", help: "Use at most N photos of the corpus. Default: all its JPEGs."),
-        .flag("--unsigned", help: "Start the server with --allow-unsigned instead of a key. Default: signed URLs."),
-        .flag("--help", help: "Show this help (also -h)."),
-    ]
+    static let options: [OptionSpec] =
+        [
+            .flag("--compare", help: "Also run nginx's image_filter module on the same files and connection counts."),
+            .flag("--json", help: "Print the figures as one JSON object (sorted keys)."),
+            .value("--duration", "SECONDS", help: "Seconds of each timed wrk run. Default: 10."),
+            .value("--files", "N", help: "Use at most N photos of the corpus. Default: all its JPEGs."),
+            .flag("--unsigned", help: "Start the server with --allow-unsigned instead of a key. Default: signed URLs."),
+        ] + overloadOptions + [.flag("--help", help: "Show this help (also -h).")]
 
     static let help = """
         USAGE: pinhole bench serve [CORPUS] [--compare] [--json] [--duration SECONDS] [--files N] [--unsigned]
+               pinhole bench serve --overload [CORPUS] [--seconds S] [--memory-budget BYTES] [--queue-limit N]
+                                   [--queue-timeout SECONDS] [--server-env NAME=VALUE]... [--json] [--files N]
 
         Every JPEG of CORPUS (default: $PINHOLE_CORPUS, else ~/.cache/pinhole/corpus) resized to 2048 px longest
         side (JPEG q85, vipsthumbnail) in a temporary directory, served by a loopback nginx origin; this very
@@ -27,8 +29,10 @@ enum BenchServeCommand {
         round (500 requests over 10 uncached sources at 64 connections on a fresh server, then again cached),
         and issue 26's targets as ratios of figures of this run. Needs wrk, nginx, curl and vipsthumbnail.
 
+        \(overloadHelp)
+
         OPTIONS:
-        \(options.map { "  \($0.synopsis.padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.help)" }
+        \(options.map { "  \($0.synopsis.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.help)" }
             .joined(separator: "\n"))
         """
 
@@ -59,6 +63,9 @@ enum BenchServeCommand {
             configuration.fileLimit = try parsed.integer("--files", default: 0, in: 10...100_000)
         }
         let json = parsed.has("--json")
+        if parsed.has("--overload") {
+            return await runOverload(configuration, settings: try overloadSettings(parsed), json: json)
+        }
         do {
             let result = try await ServeBenchmark(configuration: configuration).run { line in
                 if !json { FileHandle.standardError.write(Data((line + "\n").utf8)) }

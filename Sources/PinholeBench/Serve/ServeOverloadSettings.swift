@@ -1,0 +1,42 @@
+import Foundation
+
+/// The settings of `pinhole bench serve --overload` (``ServeBenchmark/runOverload(progress:)``): the server's
+/// admission flags and the length and rate of each phase.
+public struct ServeOverloadSettings: Sendable {
+    /// The server's `--memory-budget`, in bytes; 256,000,000 by default.
+    public var memoryBudget = 256_000_000
+    /// The server's `--queue-limit`; twice the core count by default (with 2 × cores answers made at once, an
+    /// admitted request waits for at most as many as are being made).
+    public var queueLimit = 2 * ProcessInfo.processInfo.activeProcessorCount
+    /// The server's `--queue-timeout`, in seconds; 2 by default (far above the wait the queue limit allows, so
+    /// refusals come from a full queue, at once, not after a wait).
+    public var queueTimeoutSeconds = 2.0
+    /// Seconds of the closed-loop capacity run (wrk at 2 × cores connections); 10 by default.
+    public var capacitySeconds = 10
+    /// Seconds of the unloaded open-loop run; 15 by default.
+    public var unloadedSeconds = 15.0
+    /// The unloaded run's rate as a fraction of the capacity; 0.25 by default.
+    public var unloadedFraction = 0.25
+    /// Seconds of the overload run; 60 by default.
+    public var seconds = 60.0
+    /// The overload run's rate as a multiple of the capacity; 3 by default.
+    public var factor = 3.0
+    /// Seconds of RSS samples (one a second) after the load stops; 30 by default.
+    public var recoverySeconds = 30
+    /// Variables added to the server's environment (`MALLOC_ARENA_MAX=2`, …); none by default.
+    public var serverEnvironment: [String: String] = [:]
+    /// The repository's `scripts` directory (`bench-venv.sh`, `open-loop-load.py`).
+    public var scriptsDirectory: String
+
+    public init(scriptsDirectory: String) {
+        self.scriptsDirectory = scriptsDirectory
+    }
+
+    /// The flags the server is started with.
+    var serverArguments: [String] {
+        [
+            "--memory-budget", String(memoryBudget), "--queue-limit", String(queueLimit), "--queue-timeout",
+            String(queueTimeoutSeconds),
+        ]
+    }
+}
