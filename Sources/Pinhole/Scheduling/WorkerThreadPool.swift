@@ -1,6 +1,10 @@
 public import Foundation
 import PinholeShared
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A fixed set of dedicated threads for blocking and CPU-heavy work (decoding, C calls, file I/O), so that
 /// Swift's cooperative pool never blocks.
 ///
@@ -66,15 +70,40 @@ public final class WorkerThreadPool: Sendable {
     /// - Parameters:
     ///   - threadCount: number of threads; the active processor count by default.
     ///   - name: thread name prefix, for diagnostics.
-    public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, name: String = "pinhole-worker") {
+    ///   - niceness: added to each thread's nice value (Linux: per thread, and inherited by the threads it starts,
+    ///     such as libvips' own); 0 by default. A server gives its decode threads a higher one, so that the threads
+    ///     that accept and answer requests get a core first.
+    public init(
+        threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, name: String = "pinhole-worker",
+        niceness: Int32 = 0
+    ) {
         self.threadCount = max(1, threadCount)
         self.name = name
         for index in 0..<self.threadCount {
-            let thread = Thread { [self] in self.workLoop() }
+            let threadName = "\(name)-\(index)"
+            let thread = Thread { [self] in
+                // Named from inside: on Linux, Foundation gives the kernel (`comm`) only a name set on the running
+                // thread.
+                Thread.current.name = threadName
+                if niceness != 0 { Self.addNiceness(niceness) }
+                self.workLoop()
+            }
             thread.name = "\(name)-\(index)"
             thread.stackSize = 8 << 20
             thread.start()
         }
+    }
+
+    /// Raises the calling thread's nice value by `niceness`: on Linux the nice value belongs to each thread, and
+    /// `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's alone (setpriority(2), "Bugs").
+    private static func addNiceness(_ niceness: Int32) {
+        #if os(Linux)
+            let which = __priority_which_t(PRIO_PROCESS.rawValue)
+            errno = 0
+            let current = getpriority(which, 0)
+            guard errno == 0 else { return }
+            _ = setpriority(which, 0, min(19, current + niceness))
+        #endif
     }
 
     private func workLoop() {

@@ -24,7 +24,7 @@ public enum ServerPipeline {
         let loader = SourceRoutingLoader(
             prefixes: configuration.allowedSources, allowed: HTTPDataLoader(configuration: allowed),
             publicOnly: HTTPDataLoader(configuration: publicOnly))
-        let vips = VipsDecoder()
+        let vips = VipsDecoder(pool: workerPool)
         let decoder = FormatConfinedDecoder(admission.map { MemoryAdmittedDecoder(vips, admission: $0) } ?? vips)
         var pipeline = ImagePipeline.Configuration(decoder: decoder, dataLoader: loader, encoder: VipsEncoder())
         pipeline.maxPixelCount = configuration.maxSourcePixels
@@ -40,6 +40,11 @@ public enum ServerPipeline {
         pipeline.onDiagnostic = onDiagnostic
         return ImagePipeline(configuration: pipeline)
     }
+
+    /// The threads that decode and encode for the server: one per core, 5 nicer than the rest of the process, so
+    /// that libmicrohttpd's threads get a core first and a refusal or a cached answer does not wait behind a
+    /// decode.
+    public static let workerPool = WorkerThreadPool(name: "pinhole-serve", niceness: 5)
 
     /// Refuses a connection to a non-public address unless the URL it is opened for (the source or a redirect
     /// target) is on the origin (scheme, host, port) of one of `prefixes`.

@@ -16,7 +16,8 @@ extension ThumbnailServer {
     ) {
         let admission = AdmissionController(limits: configuration.admissionLimits)
         let pipeline = ServerPipeline.make(configuration, admission: admission, onDiagnostic: onDiagnostic)
-        var service = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
+        var service = ThumbnailService.Configuration(
+            pipeline: pipeline, encoder: VipsEncoder(pool: ServerPipeline.workerPool))
         service.encodedCacheCostLimit = configuration.memoryShares.encodedCache
         service.timeout = configuration.timeout
         service.admission = admission
