@@ -46,7 +46,8 @@ public struct ServeOverloadResult: Sendable, Codable {
     public var recoveredResidentBytes: Int { recoveryResidentBytes.last ?? idleResidentBytes }
 
     /// Issue 27's goals: admitted p99 within 4 × the unloaded p99, 503s answered with p99 ≤ 10 ms, peak RSS within
-    /// the budget + 64 MB, RSS back within the idle figure + 32 MB after the recovery phase. A figure that was not
+    /// the budget + 64 MB, RSS back within the idle figure + 32 MB after the recovery phase (as it is, and less the
+    /// bytes the memory caches hold, which stay by design). A figure that was not
     /// measured (no 200 or no 503 at all) misses its goal.
     public var evaluatedGoals: [ServeTarget] {
         let admitted = overload.latencies("200")
@@ -68,6 +69,12 @@ public struct ServeOverloadResult: Sendable, Codable {
                 "RSS \(recoveryResidentBytes.count) s after the load, MB (idle + 32 MB)",
                 measured: Double(recoveredResidentBytes) / 1_000_000, .atMost,
                 Double(idleResidentBytes) / 1_000_000 + 32),
+            // The same with what the memory caches hold then taken out: they keep their images by design.
+            ServeTarget(
+                "the same less the memory caches' bytes, MB (idle + 32 MB)",
+                measured: metrics["memory_budget_in_use_bytes"].map {
+                    (Double(recoveredResidentBytes) - $0) / 1_000_000
+                } ?? .nan, .atMost, Double(idleResidentBytes) / 1_000_000 + 32),
         ]
     }
 }
