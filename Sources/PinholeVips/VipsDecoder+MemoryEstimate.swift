@@ -8,7 +8,8 @@ extension VipsDecoder {
     ///
     /// - Loaded pixels: JPEG at its DCT load shrink (1/2, 1/4, 1/8), 4 bytes a pixel, and for a progressive JPEG
     ///   the whole frame's coefficients (libjpeg holds them all: 3 bytes a pixel); SVG at the resized size; PNG
-    ///   the whole frame at 3 bytes a pixel; HEIF/AVIF at 8 (libheif's planes and libvips' copy); WebP and every
+    ///   the whole frame at 3 bytes a pixel; HEIF/AVIF at 8 (libheif's planes and libvips' copy); GIF at 14 (the
+    ///   GIF decoder's frame, libvips' copy and the previous frame it keeps); WebP and every
     ///   other format the whole frame at 4. Measured peaks: BENCHMARKS.md, "Memory admission".
     /// - At least twice the output pixels at 4 bytes (what the encode that follows holds), so a decode is admitted
     ///   only when its encode can be too.
@@ -60,6 +61,8 @@ extension VipsDecoder {
             loaded = frame * 3
         case .heif, .avif:
             loaded = frame * 8
+        case .gif:
+            loaded = frame * 14
         default:
             loaded = frame * bytesPerPixel
         }
