@@ -8,8 +8,11 @@ extension VipsDecoder {
     ///
     /// - Loaded pixels: JPEG at its DCT load shrink (1/2, 1/4, 1/8), 4 bytes a pixel, and for a progressive JPEG
     ///   the whole frame's coefficients (libjpeg holds them all: 3 bytes a pixel); SVG at the resized size; PNG
-    ///   the whole frame at 3 bytes a pixel; HEIF/AVIF at 8 (libheif's planes and libvips' copy); WebP and every
+    ///   the whole frame at 3 bytes a pixel; HEIF/AVIF at 8 (libheif's planes and libvips' copy); GIF at 14 (the
+    ///   GIF decoder's frame, libvips' copy and the previous frame it keeps); WebP and every
     ///   other format the whole frame at 4. Measured peaks: BENCHMARKS.md, "Memory admission".
+    /// - At least twice the output pixels at 4 bytes (what the encode that follows holds), so a decode is admitted
+    ///   only when its encode can be too.
     /// - The header's limits are checked first, as the decode checks them.
     /// - Returns: bytes, ≥ `data.count`.
     /// - Throws: what ``readInfo(_:)`` throws, ``PinholeError/Code/tooManyPixels`` and
@@ -58,9 +61,14 @@ extension VipsDecoder {
             loaded = frame * 3
         case .heif, .avif:
             loaded = frame * 8
+        case .gif:
+            loaded = frame * 14
         default:
             loaded = frame * bytesPerPixel
         }
-        return data.count + loaded + output.partialValue * bytesPerPixel
+        let decode = data.count + loaded + output.partialValue * bytesPerPixel
+        // Never below what the encode of the output reserves after it (twice its pixels): a decode that fits only
+        // to be refused at its encode would be work done for a refusal.
+        return max(decode, 2 * output.partialValue * bytesPerPixel)
     }
 }

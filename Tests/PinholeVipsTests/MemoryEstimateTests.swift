@@ -55,3 +55,15 @@ import Testing
         #expect(garbage?.code == .notAnImage)
     }
 }
+
+extension MemoryEstimateTests {
+    @Test func aGIFCountsItsFrameAtTheBytesItsLoaderHolds() async throws {
+        // Given a flat 2,000 × 2,000 GIF (4 KB: its bytes say nothing of its pixels)
+        let gif = try await Fixtures.read(Fixtures.root.appendingPathComponent("vips/flat-2000x2000.gif"))
+        // When its estimate is read for a thumbnail
+        let estimate = try await decoder.estimatedMemory(of: gif, options: thumbnail)
+        // Then it counts at least 14 bytes a frame pixel (`pinhole thumbnail --size 360` peaks 57 MB above a small
+        // PNG's run for it: the GIF decoder's frame, libvips' copy and its cache of the last frame)
+        #expect(estimate - gif.count >= 14 * 2000 * 2000)
+    }
+}

@@ -44,13 +44,34 @@ extension ImagePipeline {
         }
     }
 
-    /// The group of `url` in the network queue: `scheme://host:port` for HTTP(S) (lowercased, the port spelled
-    /// out), `nil` for other schemes (files and custom loaders are not limited by host).
+    /// The group of `url` in the network queue: `scheme://host:port` for HTTP(S) (lowercased, without the
+    /// trailing dots of a fully-qualified name, an IP address in its canonical form, the port spelled out), `nil`
+    /// for other schemes (files and custom loaders are not limited by host).
     static func origin(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host?.lowercased()
         else { return nil }
-        return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
+        return "\(scheme)://\(canonicalHost(host)):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    /// `host` as the resolver reaches it: `Example.com.` is `example.com`, `[0:0::1]` is `::1`, `127.1` is
+    /// `127.0.0.1` (the forms `inet_aton` accepts, as getaddrinfo and libcurl do).
+    static func canonicalHost(_ host: String) -> String {
+        var name = Substring(host)
+        while name.count > 1, name.hasSuffix(".") { name = name.dropLast() }
+        let bare = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : String(name)
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, bare, &v6) == 1, inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count)) != nil {
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        var v4 = in_addr()
+        if bare.first?.isNumber == true, inet_aton(bare, &v4) != 0,
+            inet_ntop(AF_INET, &v4, &text, socklen_t(text.count)) != nil
+        {
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return String(name)
     }
 
     private func download(_ request: DataRequest) async throws -> DataResponse {
