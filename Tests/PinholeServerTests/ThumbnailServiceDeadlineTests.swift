@@ -37,7 +37,7 @@ struct ThumbnailServiceDeadlineTests {
         let pipeline = ImagePipeline(
             configuration: .init(decoder: decoder, dataLoader: InstantLoader(), encoder: VipsEncoder()))
         var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
-        configuration.timeout = .milliseconds(300)
+        configuration.timeout = LoadFactor.scaled(.milliseconds(300))
         let service = ThumbnailService(configuration: configuration)
         // When a thumbnail is asked
         var options = ProcessingOptions()
@@ -55,17 +55,18 @@ struct ThumbnailServiceDeadlineTests {
 
     /// An encode that cannot be interrupted: 3 s on a thread of its own, cancellation or not.
     final class StubbornEncoder: ImageEncoding {
+        let started = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)
 
         func encode(_ image: PixelImage, options: EncodingOptions) async throws -> Data {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            started.store(true, ordering: .sequentiallyConsistent)
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
                 Thread.detachNewThread {
-                    Thread.sleep(forTimeInterval: 3)
+                    Thread.sleep(forTimeInterval: 5)
                     self.finished.store(true, ordering: .sequentiallyConsistent)
-                    continuation.resume()
+                    continuation.resume(returning: Data([1, 2, 3]))
                 }
             }
-            return Data([1, 2, 3])
         }
     }
 
@@ -79,13 +80,14 @@ struct ThumbnailServiceDeadlineTests {
     }
 
     @Test func theTimeoutIsAnsweredWithoutWaitingForAnEncodeThatCannotStop() async throws {
-        // Given a service whose encoder takes 3 s and ignores cancellation, with a deadline of 300 ms
+        // Given a service whose encoder takes 5 s and ignores cancellation, with a deadline of 300 ms (scaled by the
+        // load: the download and decode before the encode must fit in it, or no encode is left to wait for)
         let encoder = StubbornEncoder()
         let jpeg = try await OriginImages.halves(width: 64, height: 48)
         let pipeline = ImagePipeline(
             configuration: .init(decoder: VipsDecoder(), dataLoader: JPEGLoader(jpeg: jpeg), encoder: VipsEncoder()))
         var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: encoder)
-        configuration.timeout = .milliseconds(300)
+        configuration.timeout = LoadFactor.scaled(.milliseconds(300))
         let service = ThumbnailService(configuration: configuration)
         // When a thumbnail is asked
         var options = ProcessingOptions()
@@ -99,6 +101,8 @@ struct ThumbnailServiceDeadlineTests {
                 && !encoder.finished.load(ordering: .sequentiallyConsistent)
         }
         // (and the abandoned encode ends before the test does: no work outlives it)
+        let encodeStarted = encoder.started.load(ordering: .sequentiallyConsistent)
+        try #require(encodeStarted, "the download and decode outlasted the deadline")
         #expect(await eventually { encoder.finished.load(ordering: .sequentiallyConsistent) })
     }
 }
