@@ -11,7 +11,7 @@ import Testing
 struct OpenLoopRunTests {
     /// Not under a sanitizer: LeakSanitizer reports the object graph of Foundation's `Process` for the Python
     /// client (all indirect: a cycle, not pinned down yet; wrk's runs through the same `ChildProcess` leak nothing).
-    @Test(.disabled(if: underSanitizer, "Foundation's Process leaks for the Python child under ASan"))
+    @Test(.disabled(if: LoadFactor.isSanitizedRun, "Foundation's Process leaks for the Python child under ASan"))
     func everyScheduledRequestIsSentByteForByteAndCountedByStatus() async throws {
         // Given a loopback server that answers /busy/… with 503 at once and anything else with 200 after 50 ms, and
         // 40 distinct targets in a signed path's shape (percent-encoded source, `@jpg`), a quarter of them busy
@@ -51,9 +51,4 @@ struct OpenLoopRunTests {
         #expect(summary.latencies("200").p50Milliseconds >= 50)
         #expect(summary.latencies("503").p99Milliseconds <= summary.latencies("503").maxMilliseconds)
     }
-}
-
-/// Whether the run is a sanitizer's (`make test-asan`, `make test-tsan` set these variables).
-private let underSanitizer = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains {
-    ProcessInfo.processInfo.environment[$0] != nil
 }

@@ -19,7 +19,7 @@ struct ServeOverloadTests {
     /// runs through the same `ChildProcess` leak nothing).
     @Test(
         .enabled(if: toolsPresent, "needs wrk, nginx, vipsthumbnail, curl and the built pinhole"),
-        .disabled(if: underSanitizer, "a benchmark's shape; see the comment"))
+        .disabled(if: LoadFactor.isSanitizedRun, "a benchmark's shape; see the comment"))
     func overloadAboveCapacityIsAnsweredWithBoth200sAnd503sAndTheGoalsAreReported() async throws {
         // Given two copies of the 4096 px fixture JPEG as the corpus, and the server's default admission flags
         // with phases of a few seconds
@@ -67,9 +67,4 @@ struct ServeOverloadTests {
         #expect(goalLines.count == 5)
         #expect(result.text.contains("--queue-limit \(settings.queueLimit)"))
     }
-}
-
-/// Whether the run is a sanitizer's (`make test-asan`, `make test-tsan` set these variables).
-private let underSanitizer = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains {
-    ProcessInfo.processInfo.environment[$0] != nil
 }

@@ -27,11 +27,14 @@ public enum LoadFactor {
         return min(max(loadPerCore ?? 1, floor), maximum)
     }
 
-    /// Whether this test bundle was built with a sanitizer (`make test-asan` / `test-tsan` build into
-    /// `.build-asan` / `.build-tsan`): there, CPU-bound stress loops cost 5–20 times more, so they run fewer rounds.
+    /// Whether this run is a sanitizer's: `make test-asan` / `test-tsan` set `ASAN_OPTIONS` / `TSAN_OPTIONS` and
+    /// build into `.build-asan` / `.build-tsan`. There, CPU-bound stress loops cost 5–20 times more, so they run
+    /// fewer rounds, and benchmarks' shapes are not checked. (The bundle path alone missed it: under `swift test`
+    /// the first argument is SwiftPM's test helper.)
     public static var isSanitizedRun: Bool {
-        let bundle = CommandLine.arguments.first ?? ""
-        return bundle.contains("/.build-asan/") || bundle.contains("/.build-tsan/")
+        let environment = ProcessInfo.processInfo.environment
+        if environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil { return true }
+        return CommandLine.arguments.contains { $0.contains("/.build-asan/") || $0.contains("/.build-tsan/") }
     }
 
     /// `duration` × ``current``.
