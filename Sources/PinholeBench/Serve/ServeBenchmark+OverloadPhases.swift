@@ -30,13 +30,14 @@ extension ServeBenchmark {
             guard capacity > 0 else { throw BenchServeError("capacity run: no 200 in \(wrk.requests) requests") }
             progress("capacity \(ServeBenchmark.rounded(capacity)) answers/s (\(wrk.errors) errors)")
             let unloaded = try await openLoop(
-                rate: settings.unloadedFraction * capacity, seconds: settings.unloadedSeconds, tag: "unloaded")
+                rate: settings.unloadedRate(capacity: capacity), seconds: settings.unloadedSeconds, tag: "unloaded")
             // Below capacity every answer must be made: anything else means the URLs are wrong (a signature, a source).
             guard unloaded.latencies("other").count == 0 else {
                 throw BenchServeError("unloaded run: answers neither 200 nor 503: \(unloaded.statuses)")
             }
             progress("unloaded: p99 \(ServeBenchmark.rounded(unloaded.latencies("200").p99Milliseconds)) ms")
-            let overloadPlan = plan(rate: settings.factor * capacity, seconds: settings.seconds, tag: "overload")
+            let overloadPlan = plan(
+                rate: settings.overloadRate(capacity: capacity), seconds: settings.seconds, tag: "overload")
             let (python, script, work) = (python, script, context.work)
             let (overload, sampledPeak) = try await sampled {
                 try await OpenLoopRun.run(overloadPlan, python: python, script: script, in: work)

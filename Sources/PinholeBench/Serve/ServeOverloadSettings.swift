@@ -23,6 +23,12 @@ public struct ServeOverloadSettings: Sendable {
     public var factor = 3.0
     /// Seconds of RSS samples (one a second) after the load stops; 30 by default.
     public var recoverySeconds = 30
+    /// The fewest requests the unloaded run sends, whatever the capacity; 1 by default (so it has a p99 when the
+    /// capacity measured is tiny, as on a machine busy with other work).
+    public var minimumUnloadedRequests = 1
+    /// The fewest requests the overload run sends, whatever the capacity; 0 by default. A test sets it above the
+    /// server's places and queue so that a capacity measured low still overloads.
+    public var minimumOverloadRequests = 0
     /// Variables added to the server's environment (`MALLOC_ARENA_MAX=2`, …); none by default.
     public var serverEnvironment: [String: String] = [:]
     /// The repository's `scripts` directory (`bench-venv.sh`, `open-loop-load.py`).
@@ -30,6 +36,18 @@ public struct ServeOverloadSettings: Sendable {
 
     public init(scriptsDirectory: String) {
         self.scriptsDirectory = scriptsDirectory
+    }
+
+    /// The unloaded run's rate, in requests per second, for a capacity in answers per second:
+    /// ``unloadedFraction`` × it, raised to send ``minimumUnloadedRequests`` in ``unloadedSeconds``.
+    public func unloadedRate(capacity: Double) -> Double {
+        max(unloadedFraction * capacity, Double(minimumUnloadedRequests) / unloadedSeconds)
+    }
+
+    /// The overload run's rate, in requests per second, for a capacity in answers per second: ``factor`` × it,
+    /// raised to send ``minimumOverloadRequests`` in ``seconds``.
+    public func overloadRate(capacity: Double) -> Double {
+        max(factor * capacity, Double(minimumOverloadRequests) / seconds)
     }
 
     /// The flags the server is started with.
