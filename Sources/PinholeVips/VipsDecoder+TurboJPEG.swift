@@ -20,9 +20,21 @@ extension VipsDecoder {
         return data.withUnsafeBytes { decoder.header($0) }?.isYCbCrOrGrey == true
     }
 
-    /// The part of ``isJPEGFastPathEligible(_:)`` read from the markers alone.
+    /// The most scans a progressive JPEG may have on the fast path: 100 (the most `cjpeg -scans` and `jpegtran`
+    /// accept; their default scripts write 10). TurboJPEG's decode cannot be stopped, and each scan of a
+    /// non-interleaved component walks every block of it again, so a file of a few KB with ~1,900 scans costs a
+    /// decode of thousands of pixels' worth per pixel; with more scans than this it goes the libvips way, where the
+    /// decode's time limit and cancellation stop it at its next read of the input.
+    static let fastPathScanLimit = 100
+
+    /// The part of ``isJPEGFastPathEligible(_:)`` read from the markers alone (and, for a progressive JPEG, its
+    /// scan count).
     private static func markersAllowFastPath(_ data: Data) -> Bool {
         guard let markers = JPEGMarkers(data), markers.isPlainHuffman8Bit else { return false }
+        if markers.frameType == 0xC2 {
+            let scans = data.withUnsafeBytes { JPEGScanFilter.scanCount($0) }
+            guard let scans, scans <= fastPathScanLimit else { return false }
+        }
         switch markers.componentCount {
         case 1:
             // Grey with a profile comes out of libvips as RGB (the profile is applied): leave it to libvips.
