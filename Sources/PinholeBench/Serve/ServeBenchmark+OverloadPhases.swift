@@ -57,6 +57,7 @@ extension ServeBenchmark {
                 loadAverageAfter: ServeBenchmark.loadAverage(), corpusFiles: corpus.files.count,
                 corpusLongestSide: ServeCorpus.longestSide, corpusMeanBytes: corpus.meanBytes,
                 signed: configuration.signed, memoryBudget: settings.memoryBudget, queueLimit: settings.queueLimit,
+                activeLimit: settings.activeLimit,
                 queueTimeoutSeconds: settings.queueTimeoutSeconds, serverEnvironment: settings.serverEnvironment,
                 idleResidentBytes: idle, capacityConnections: connections, capacitySeconds: seconds,
                 capacityPerSecond: capacity, capacityErrors: wrk.errors, unloaded: unloaded, overload: overload,

@@ -12,6 +12,7 @@ extension ServeOverloadResult {
                 + "(download, decode, resize, encode); \(cores) cores; " + (signed ? "signed URLs" : "unsigned URLs"),
             "server: pinhole serve --concurrency \(cores) --memory-budget \(memoryBudget) --queue-limit \(queueLimit) "
                 + "--queue-timeout \(Self.format(queueTimeoutSeconds, 3))"
+                + (activeLimit.map { " --active-limit \($0)" } ?? "")
                 + (environment.isEmpty ? "" : "; environment " + environment.joined(separator: " ")),
             "load average (1 min): \(Self.format(loadAverageBefore, 2)) before, \(Self.format(loadAverageAfter, 2)) "
                 + "after",

@@ -13,6 +13,8 @@ public struct ServeOverloadResult: Sendable, Codable {
     /// The server's `--memory-budget` (bytes), `--queue-limit` and `--queue-timeout` (seconds).
     public var memoryBudget: Int
     public var queueLimit: Int
+    /// The server's `--active-limit`; `nil` when it kept its own.
+    public var activeLimit: Int? = nil
     public var queueTimeoutSeconds: Double
     /// Variables added to the server's environment.
     public var serverEnvironment: [String: String]

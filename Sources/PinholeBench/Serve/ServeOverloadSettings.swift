@@ -5,6 +5,8 @@ import Foundation
 public struct ServeOverloadSettings: Sendable {
     /// The server's `--memory-budget`, in bytes; 256,000,000 by default.
     public var memoryBudget = 256_000_000
+    /// The server's `--active-limit`; `nil` (the default) leaves the server's own (2 × its concurrency).
+    public var activeLimit: Int?
     /// The server's `--queue-limit`; twice the core count by default (with 2 × cores answers made at once, an
     /// admitted request waits for at most as many as are being made).
     public var queueLimit = 2 * ProcessInfo.processInfo.activeProcessorCount
@@ -55,6 +57,6 @@ public struct ServeOverloadSettings: Sendable {
         [
             "--memory-budget", String(memoryBudget), "--queue-limit", String(queueLimit), "--queue-timeout",
             String(queueTimeoutSeconds),
-        ]
+        ] + (activeLimit.map { ["--active-limit", String($0)] } ?? [])
     }
 }

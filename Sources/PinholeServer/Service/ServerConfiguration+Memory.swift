@@ -15,11 +15,12 @@ extension ServerConfiguration {
         return MemoryShares(imageCache: budget / 4, encodedCache: budget / 8, work: budget - budget / 4 - budget / 8)
     }
 
-    /// The admission limits these settings give: twice ``concurrency`` answers made at once (one downloading while
-    /// one decodes, per decoding thread), ``queueLimit``, ``queueTimeout``, and the work share of the budget.
+    /// The admission limits these settings give: ``activeLimit`` answers made at once (twice ``concurrency`` when
+    /// `nil`), ``queueLimit``, ``queueTimeout``, and the work share of the budget.
     public var admissionLimits: AdmissionController.Limits {
         AdmissionController.Limits(
-            activeLimit: 2 * max(1, concurrency), queueLimit: queueLimit, queueTimeout: queueTimeout,
+            activeLimit: max(1, activeLimit ?? 2 * max(1, concurrency)), queueLimit: queueLimit,
+            queueTimeout: queueTimeout,
             memoryBudget: memoryShares.work)
     }
 }

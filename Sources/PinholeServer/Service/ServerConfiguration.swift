@@ -24,7 +24,10 @@ public struct ServerConfiguration: Sendable {
     /// Bytes of memory for images: the caches and the work in progress (shares: ``memoryShares``); 256 MB by
     /// default.
     public var memoryBudget = 256_000_000
-    /// Arrivals that may wait for one of the places where answers are made (twice ``concurrency``); more are
+    /// Answers made at once (each downloading, decoding or encoding), the places of admission; `nil` (the
+    /// default) for twice ``concurrency``: one downloading while one decodes, per decoding thread.
+    public var activeLimit: Int?
+    /// Arrivals that may wait for one of the places where answers are made (``activeLimit``); more are
     /// answered 503 with `Retry-After` at once; 32 × the core count by default.
     public var queueLimit = 32 * ProcessInfo.processInfo.activeProcessorCount
     /// The longest wait in that queue, or for memory, before a 503; 5 s by default.

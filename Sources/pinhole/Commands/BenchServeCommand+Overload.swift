@@ -6,6 +6,7 @@ extension BenchServeCommand {
         .flag("--overload", help: "Measure one server under open-loop overload instead (described above)."),
         .value("--seconds", "S", help: "--overload: seconds of the overload phase. Default: 60."),
         .value("--memory-budget", "BYTES", help: "--overload: the server's --memory-budget. Default: 256000000."),
+        .value("--active-limit", "N", help: "--overload: the server's --active-limit. Default: the server's."),
         .value("--queue-limit", "N", help: "--overload: the server's --queue-limit. Default: 2 x cores."),
         .value("--queue-timeout", "SECONDS", help: "--overload: the server's --queue-timeout. Default: 2."),
         .value(
@@ -14,8 +15,9 @@ extension BenchServeCommand {
     ]
 
     static let overloadHelp = """
-        --overload: one 'pinhole serve' with the given --memory-budget, --queue-limit and --queue-timeout, cold
-        work only (every request a new source: download, decode, resize, encode), in five phases:
+        --overload: one 'pinhole serve' with the given --memory-budget, --active-limit, --queue-limit and
+        --queue-timeout, cold work only (every request a new source: download, decode, resize, encode), in five
+        phases:
           1 idle       its RSS once started
           2 capacity   wrk closed loop at 2 x cores connections for 10 s: C = answers (200) per second
           3 unloaded   open loop at 0.25 C for 15 s: the p99 of the 200s
@@ -33,6 +35,9 @@ extension BenchServeCommand {
         settings.seconds = Double(try parsed.integer("--seconds", default: 60, in: 1...3600))
         settings.memoryBudget = try parsed.integer(
             "--memory-budget", default: settings.memoryBudget, in: 1_000_000...1 << 40)
+        if parsed.string("--active-limit") != nil {
+            settings.activeLimit = try parsed.integer("--active-limit", default: 1, in: 1...100_000)
+        }
         settings.queueLimit = try parsed.integer("--queue-limit", default: settings.queueLimit, in: 0...100_000)
         if let text = parsed.string("--queue-timeout") {
             guard let seconds = Double(text), seconds.isFinite, (0...600).contains(seconds) else {

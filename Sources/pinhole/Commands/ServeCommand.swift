@@ -21,8 +21,11 @@ enum ServeCommand {
             "--memory-budget", "BYTES",
             help: "Bytes for images: caches (3/8) and decodes and encodes in progress (5/8). Default: 256000000."),
         .value(
+            "--active-limit", "N",
+            help: "Answers made at once (downloading, decoding or encoding). Default: 2 x concurrency."),
+        .value(
             "--queue-limit", "N",
-            help: "Requests that may wait for one of 2 x concurrency places; more get 503. Default: 32 x cores."),
+            help: "Requests that may wait for one of the active places; more get 503. Default: 32 x cores."),
         .value("--queue-timeout", "SECONDS", help: "Longest wait for a place or for memory, then 503. Default: 5."),
         .value("--max-age", "SECONDS", help: "Cache-Control max-age of images. Default: 86400."),
         .value("--timeout", "SECONDS", help: "Deadline of one image's download, decode and encode. Default: 30."),
@@ -99,6 +102,9 @@ enum ServeCommand {
             "--concurrency", default: configuration.concurrency, in: 1...256)
         configuration.memoryBudget = try parsed.integer(
             "--memory-budget", default: configuration.memoryBudget, in: 1_000_000...1 << 40)
+        if parsed.string("--active-limit") != nil {
+            configuration.activeLimit = try parsed.integer("--active-limit", default: 1, in: 1...100_000)
+        }
         configuration.queueLimit = try parsed.integer(
             "--queue-limit", default: configuration.queueLimit, in: 0...100_000)
         if let text = parsed.string("--queue-timeout") {
