@@ -19,6 +19,10 @@ public import Foundation
 ///   decoder's own threads, never on Swift's cooperative pool.
 ///
 /// Thread-safe; every method may be called from any isolation, including the main actor (nothing blocks).
+///
+/// This module has no decoder and no HTTP loader of its own (it imports no C): `ImagePipeline.shared`, with
+/// libvips decoding and libcurl loading, is in `PinholeVips` (`import PinholeVips`); or give a
+/// ``Configuration`` your own ``ImageDecoding`` and ``DataLoading``.
 public final class ImagePipeline: Sendable {
     typealias Priority = ImageRequest.Priority
 

@@ -20,9 +20,10 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
         /// Inside the box, aspect kept: the result is at most ``ThumbnailOptions/size`` on both sides.
         case aspectFit
         /// Covers the box, aspect kept: the result is at least ``ThumbnailOptions/size`` on both sides (when the
-        /// image is that large or upscaling is allowed); nothing is cut.
+        /// image is that large or upscaling is allowed), so one side is usually *longer* than the box's; nothing
+        /// is cut. Not a crop: for a result of exactly the box, use ``fill(crop:)``.
         case aspectFill
-        /// Exactly the box: scaled to cover it, then cropped to it at `crop`.
+        /// Exactly the box: scaled to cover it (as ``aspectFill``), then cropped to the box at `crop`.
         case fill(crop: Crop)
 
         public var description: String {
@@ -36,7 +37,7 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
 
     /// Which part of a covering image a ``ContentMode/fill(crop:)`` keeps (libvips' `VipsInteresting`).
     public enum Crop: String, Sendable, Hashable, CaseIterable {
-        /// The middle.
+        /// The middle (also spelled ``center``).
         case centre
         /// The most interesting region: edges, skin tones and saturated colour (libvips `attention`, after
         /// sharp's smart crop). The crop is placed to within 1/32 of the scaled image's side.
@@ -59,6 +60,9 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
         case southEast = "south-east"
         /// The bottom-left corner.
         case southWest = "south-west"
+
+        /// The US spelling of ``centre`` (Nuke's): the same crop, the same identity.
+        public static let center = Crop.centre
 
         /// Where a `width` × `height` window of a `fullWidth` × `fullHeight` image starts, for the compass crops
         /// and ``centre``; `nil` for the crops that look at the pixels (``attention``, ``entropy``).
