@@ -18,7 +18,13 @@ extension GalleryApp {
         let inputIsTerminal = isatty(STDIN_FILENO) == 1
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
         let size = TerminalSession.size() ?? fallbackSize(options.environment)
-        let savedError = outputIsTerminal && isatty(STDERR_FILENO) == 1 ? redirectStandardError() : nil
+        let savedError =
+            options.log != nil || (outputIsTerminal && isatty(STDERR_FILENO) == 1)
+            ? redirectStandardError(to: options.log?.path ?? defaultLogPath) : nil
+        if let log = options.log, savedError == nil {
+            FileHandle.standardError.write(Data("pinhole: error: cannot open the log \(log.path)\n".utf8))
+            return 2
+        }
         TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
         let renderer = await renderer(options, size: size, asksTerminal: inputIsTerminal && outputIsTerminal)
         let pipeline = ImagePipeline(
@@ -41,6 +47,7 @@ extension GalleryApp {
         let writer = app.writer
         _ = try? await WorkerThreadPool.io.run { writer.waitUntilIdle() }
         TerminalSession.restore()
+        await withCheckedContinuation { done in diagnosticsQueue.async { done.resume() } }
         if let savedError {
             _ = dup2(savedError, STDERR_FILENO)
             _ = close(savedError)
@@ -82,9 +89,25 @@ extension GalleryApp {
             rows: environment["LINES"].flatMap { Int($0) } ?? 40)
     }
 
-    /// Points standard error at a log file; returns a duplicate of the old one, or `nil` if that failed.
-    private static func redirectStandardError() -> Int32? {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-gallery.log").path
+    /// `$TMPDIR/pinhole-gallery.log`.
+    static var defaultLogPath: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-gallery.log").path
+    }
+
+    /// Serialises writes to the diagnostics log, off the main actor.
+    static let diagnosticsQueue = DispatchQueue(label: "pinhole.gallery.diagnostics")
+
+    /// Writes `lines` to standard error (the diagnostics log while the gallery runs), each with its wall-clock time,
+    /// on a queue of its own: the frame loop never waits for the file.
+    static func writeDiagnostics(_ lines: [String]) {
+        let stamp = Date().formatted(.iso8601)
+        let text = lines.map { "\(stamp) \($0)\n" }.joined()
+        diagnosticsQueue.async { FileHandle.standardError.write(Data(text.utf8)) }
+    }
+
+    /// Points standard error at the log file at `path`; returns a duplicate of the old one, or `nil` if that
+    /// failed.
+    private static func redirectStandardError(to path: String) -> Int32? {
         let log = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard log >= 0 else { return nil }
         let saved = dup(STDERR_FILENO)

@@ -31,6 +31,10 @@ public final class GalleryApp {
         public var layout: LayoutMode
         /// The environment (locale, XDG directories, terminal, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
+        /// The diagnostics log (libvips' warnings, one line each): standard error goes to this file while the
+        /// gallery runs; `nil` (default) for `$TMPDIR/pinhole-gallery.log` while the UI owns the terminal, and
+        /// standard error as it is otherwise. Warnings never go to the screen, where they read as errors.
+        public var log: URL?
         /// Where images are asked for (``FeedScreenModel/thumbnailURL``); `nil` (default) loads each URL itself.
         public var thumbnailURL: (@Sendable (_ source: URL, _ box: ThumbnailOptions) -> URL?)?
 
@@ -183,8 +187,9 @@ public final class GalleryApp {
             spinnerFrame += 1
             mustDraw = true
         }
-        if frameNumber % 30 == 0, let warning = Vips.drainWarnings().last {
-            model.report("libvips: \(warning)")
+        if frameNumber % 30 == 0 {
+            let warnings = Vips.drainWarnings()
+            if !warnings.isEmpty { Self.writeDiagnostics(warnings.map { "libvips: \($0)" }) }
         }
         if mustDraw { draw() }
         let end = clock.now

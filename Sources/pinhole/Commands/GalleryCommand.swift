@@ -13,6 +13,9 @@ enum GalleryCommand {
         .value("--layout", "LAYOUT", help: "list or grid at start (g switches). Default: list."),
         .value("--script", "STEPS", help: "Replay keys, one per frame, e.g. \"ready,down:40,up:40,quit\"."),
         .value("--stats-json", "FILE", help: "Write frame and pipeline figures as JSON to FILE at exit."),
+        .value(
+            "--log", "FILE",
+            help: "Diagnostics (libvips' warnings) go to FILE. Default: $TMPDIR/pinhole-gallery.log on a terminal."),
         .value("--decode-nice", "N", help: "Nice value of decoding threads, 0-19 (0: same as the UI). Default: 0."),
         .value(
             "--server", "URL",
@@ -24,7 +27,7 @@ enum GalleryCommand {
 
     static let help = """
         USAGE: pinhole gallery [FEED] [--graphics MODE] [--layout list|grid] [--script STEPS] [--stats-json FILE]
-                               [--decode-nice N] [--server URL [--key HEX --salt HEX]]
+                               [--decode-nice N] [--log FILE] [--server URL [--key HEX --salt HEX]]
 
         Shows a JSON Feed (https://jsonfeed.org/version/1.1) as a scrolling list or a grid of thumbnails, and
         one photo at the terminal's full size. Pictures are drawn by libchafa with the kitty graphics protocol,
@@ -98,6 +101,7 @@ enum GalleryCommand {
         var options = GalleryApp.Options(
             feed: feed, script: script, statsJSON: statsJSON, decodeNice: decodeNice, graphics: graphics,
             layout: layout)
+        options.log = parsed.string("--log").map { URL(fileURLWithPath: $0) }
         if let builder = try serverURLBuilder(parsed, environment: options.environment) {
             options.thumbnailURL = { source, box in builder.url(source: source, thumbnail: box) }
         }
