@@ -1,7 +1,8 @@
 /// What became of one input of a batch run: the object `--jsonl` prints on its own line as the input
 /// finishes (keys sorted, absent keys left out).
 ///
-/// - written: `{"bytes":5123,"height":240,"input":"a/b.jpg","output":"out/a__b-3f1c9a02.360.jpg","width":360}`
+/// - written: `{"bytes":5123,"height":240,"input":"a/b.jpg","output":"out/a__b-3f1c9a02.360.jpg",
+///   "thumbhash":"3wcKNZqAh4eA…","width":360}`
 /// - skipped (`--skip-existing`, the output was already whole): `{"input":…,"output":…,"skipped":true}`
 /// - failed: `{"error":{"kind":"truncated","message":"…"},"input":…,"output":…}` (`output` is where the
 ///   thumbnail would have gone; absent for a list line that is not an input).
@@ -25,6 +26,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var height: Int?
     /// Size of the thumbnail file in bytes (written inputs).
     var bytes: Int?
+    /// The thumbnail's ThumbHash in base64 (written inputs, when the codecs make one).
+    var thumbhash: String?
     /// `true` when the output already existed, whole, and was left alone.
     var skipped: Bool?
     /// Why the input failed.
@@ -37,6 +40,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         width = output.width
         height = output.height
         bytes = output.bytes
+        thumbhash = output.thumbhash
     }
 
     /// A failed input.

@@ -96,7 +96,10 @@ extension ThumbnailCommand {
                     "--allowed-root", "DIR",
                     help: "The directory untrusted inputs must be in. Default: the current "
                         + "directory."),
-                .flag("--json", help: "Print one JSON object (sorted keys) on stdout instead of the human summary."),
+                .flag(
+                    "--json",
+                    help: "Print one JSON object (sorted keys) on stdout instead of the human summary; each "
+                        + "output has its ThumbHash (thumbhash, base64)."),
                 .flag("--help", help: "Show this help (also -h)."),
             ] + batchOptions + requestOptions
 

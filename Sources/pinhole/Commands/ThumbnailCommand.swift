@@ -21,6 +21,8 @@ struct ThumbnailCommand: Sendable {
         var encoder: any ImageEncoding
         /// Lays `images` out in a grid of square cells of `cellSize` pixels.
         var makeContactSheet: @Sendable (_ images: [PixelImage], _ cellSize: Int) async throws -> PixelImage
+        /// The ThumbHash of a thumbnail, for `--json` and `--jsonl`; `nil` for none.
+        var makeThumbHash: (@Sendable (PixelImage) async throws -> ThumbHash)? = nil
     }
 
     /// Progress after each finished input: (finished, failed, total).
@@ -162,9 +164,11 @@ struct ThumbnailCommand: Sendable {
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
             let encoded = try await codecs.encoder.encode(decoded.image, options: encoding)
             try await ioPool.run { try FileAccess.write(encoded, to: output) }
+            let reportsHash = configuration.json || configuration.jsonLines
+            let hash = reportsHash ? try await codecs.makeThumbHash?(decoded.image) : nil
             let written = ThumbnailReport.Output(
                 input: input.path, output: output, width: decoded.image.width,
-                height: decoded.image.height, bytes: encoded.count)
+                height: decoded.image.height, bytes: encoded.count, thumbhash: hash?.base64)
             return .written(written, image: configuration.contactSheet == nil ? nil : decoded.image)
         } catch {
             return .failed(Self.failure(input.path, error))

@@ -14,6 +14,8 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
         var height: Int
         /// Size of the thumbnail file in bytes.
         var bytes: Int
+        /// The thumbnail's ThumbHash in base64 (https://evanw.github.io/thumbhash/), with `--json` and `--jsonl`.
+        var thumbhash: String? = nil
     }
 
     /// An input that failed, or the contact sheet when it could not be made.
