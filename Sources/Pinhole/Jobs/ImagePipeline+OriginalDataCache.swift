@@ -35,10 +35,16 @@ extension ImagePipeline {
 
     /// Stores a source's original bytes; a failure is reported through ``Configuration/onDiagnostic``
     /// (once per kind: `DiskCacheFailureReport`) and dropped.
+    ///
+    /// Runs to the end when the calling job is cancelled meanwhile: the caller holds the one claim to store these
+    /// bytes for every job that shares them (``LoadedData/claimDiskStore()``), so a store given up here would be
+    /// given up for all of them (issue 25).
     func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
         guard let disk = await lazyDiskCache.cache() else { return }
+        // A task of its own, awaited: the caller's cancellation does not reach it.
+        let store = Task { try await disk.store(data, metadata: metadata, for: key) }
         do {
-            try await disk.store(data, metadata: metadata, for: key)
+            try await store.value
         } catch {
             lazyDiskCache.storeFailures.storeFailed(key, error)
         }
