@@ -14,7 +14,22 @@ extension ImagePipeline {
     func answerFromDisk(_ cached: DiskCache.Entry, key: DataJobKey) -> LoadedData? {
         guard cached.metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource) else { return nil }
         recorder.record { $0.diskHits += 1 }
-        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata)
+        return LoadedData(
+            data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata,
+            freshUntil: cached.metadata.expiresAt)
+    }
+
+    /// When a full response to an `http(s)` `request` stops being fresh, by the disk cache's rules whether or not
+    /// there is a disk cache (now, for a response that may not be stored); `nil` for other schemes.
+    func freshUntil(of response: DataResponse, for request: ImageRequest) -> Date? {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        let now = Date()
+        switch DiskCacheFreshness.decision(
+            for: response, now: now, defaultFreshness: configuration.diskCacheDefaultFreshness)
+        {
+        case .store(let metadata): return metadata.expiresAt
+        case .doNotStore: return now
+        }
     }
 
     /// What to store on disk for a full response to `request` once a decode proved its bytes good, or `nil` when
