@@ -128,9 +128,16 @@ public final class ImageSlot {
         }
     }
 
-    /// A slot dropped without ``cancel()`` stops its load: nothing will show the result.
-    isolated deinit {
-        CancellationBatch.cancel(task, imageTask)
+    /// A slot dropped without ``cancel()`` stops its load: nothing will show the result. Not an `isolated deinit`
+    /// (that needs a Swift 6.2 runtime on Apple platforms): the cancels run on a task of their own, as
+    /// ``CancellationBatch`` runs them, never inside the release of the slot.
+    deinit {
+        let (task, imageTask) = (task, imageTask)
+        guard task != nil || imageTask != nil else { return }
+        Task.detached(priority: .utility) {
+            imageTask?.cancel()
+            task?.cancel()
+        }
     }
 
     /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
