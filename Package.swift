@@ -138,7 +138,9 @@ let package = Package(
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
         .testTarget(
             name: "PinholeBenchTests",
-            dependencies: ["PinholeBench", "Pinhole", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
+            dependencies: [
+                "PinholeBench", "Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.

@@ -12,9 +12,12 @@ package import Foundation
 ///
 /// Inlinable, so that callers in other modules of the package (the pipeline's hot paths) are specialised as
 /// they were when `Locked` lived in `Pinhole`.
-package final class Locked<State>: @unchecked Sendable {
+/// `State` is `Sendable`: the lock makes the accesses to the stored value exclusive, but a value that leaves the
+/// lock (the closure's result, a reference kept inside) is then used from whichever thread took it, so it must be
+/// safe to share itself.
+package final class Locked<State: Sendable>: @unchecked Sendable {
     // Invariant: `state` is read and written only inside `withLock`, while `lock` is held, so no two threads
-    // ever touch it at once; values leave the lock only as the closure's result.
+    // ever touch it at once; values leave the lock only as the closure's result, and are `Sendable`.
     @usableFromInline let lock = NSLock()
     @usableFromInline var state: State
 

@@ -61,18 +61,14 @@ extension ImageSlot {
         }
     }
 
-    /// Awaits `task`, copying its progress and previews into the slot while it still belongs to `generation`.
-    func responseFollowingProgress(of task: ImageTask, generation: UInt64) async throws -> ImageResponse {
-        for await event in task.events {
-            switch event {
-            case .progress(let progress):
-                if generation == self.generation { self.progress = progress }
-            case .preview(let preview):
-                if generation == self.generation, phase.isLoading { self.preview = preview }
-            case .finished(let result):
-                return try result.get()
-            }
+    /// Copies a progress or preview event of the slot's load into the slot while the load still belongs to
+    /// `generation`.
+    func follow(_ event: ImageTask.Event, generation: UInt64) {
+        guard generation == self.generation else { return }
+        switch event {
+        case .progress(let progress): self.progress = progress
+        case .preview(let preview): if phase.isLoading { self.preview = preview }
+        case .finished: break
         }
-        return try await task.response
     }
 }

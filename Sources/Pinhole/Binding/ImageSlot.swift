@@ -106,17 +106,37 @@ public final class ImageSlot {
         let imageTask = pipeline.imageTask(for: request)
         self.imageTask = imageTask
         task = Task { [weak self] in
-            let result: Result<ImageResponse, any Error>
-            do {
-                guard let response = try await self?.responseFollowingProgress(of: imageTask, generation: generation)
-                else { return imageTask.cancel() }
-                result = .success(response)
-            } catch is CancellationError {
-                return
-            } catch {
-                result = .failure(error)
+            // `self` is held for one event at a time, never across the wait for the next one: a slot dropped
+            // without `cancel()` is freed meanwhile, and its deinit cancels this load.
+            var finished: Result<ImageResponse, any Error>?
+            for await event in imageTask.events {
+                guard let slot = self else { return imageTask.cancel() }
+                if case .finished(let result) = event {
+                    finished = result
+                    break
+                }
+                slot.follow(event, generation: generation)
             }
+            let result: Result<ImageResponse, any Error>
+            if let finished {
+                result = finished
+            } else {
+                do { result = .success(try await imageTask.response) } catch { result = .failure(error) }
+            }
+            if case .failure(let error) = result, error is CancellationError { return }
             self?.apply(result, generation: generation)
+        }
+    }
+
+    /// A slot dropped without ``cancel()`` stops its load: nothing will show the result. Not an `isolated deinit`
+    /// (that needs a Swift 6.2 runtime on Apple platforms): the cancels run on a task of their own, as
+    /// ``CancellationBatch`` runs them, never inside the release of the slot.
+    deinit {
+        let (task, imageTask) = (task, imageTask)
+        guard task != nil || imageTask != nil else { return }
+        Task.detached(priority: .utility) {
+            imageTask?.cancel()
+            task?.cancel()
         }
     }
 

@@ -8,7 +8,8 @@
 ///
 /// Safe from any isolation: the state sits behind a lock (``LockedStorage``). No user code runs while the lock
 /// is held except `Key`'s `hash(into:)` and `==`; replaced and evicted values are released after unlocking,
-/// and the clock is read before locking.
+/// and the clock is read outside the lock (before it, or, for a hit on an entry with a TTL of its own
+/// (``insert(_:for:cost:ttl:)``) in a cache without one, after it: an expired entry then costs a second lock).
 ///
 /// ```swift
 /// let cache = MemoryCache<String, PixelImage>(configuration: .init(costLimit: 50_000_000))
@@ -31,8 +32,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///
     /// - Parameters:
     ///   - configuration: the limits; the defaults of ``Configuration/init(costLimit:countLimit:ttl:entryCostLimit:)``.
-    ///   - clock: the clock that measures ``Configuration/ttl``; a `ContinuousClock` by default (tests inject a
-    ///     manual one). It is read only when a TTL is set.
+    ///   - clock: the clock that measures ``Configuration/ttl`` and the entries' own TTLs; a `ContinuousClock` by
+    ///     default (tests inject a manual one). It is read only when a TTL (the cache's or an entry's) applies.
     public init(configuration: Configuration = .init(), clock: some Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
         let start = clock.now
@@ -51,6 +52,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             return value
         case .miss, .expired:
             return nil  // an expired entry's value is released here, outside the lock
+        case .hitUntil(let value, let expiry):
+            // An entry with a TTL of its own, in a cache without one: the clock is read after the lock.
+            guard self.now() >= expiry else { return value }
+            let expired = state.withLock { $0.removeValue(for: key, expiringAt: expiry) }
+            withExtendedLifetime((value, expired)) {}  // released here, unlocked
+            return nil
         }
     }
 
@@ -67,12 +74,28 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///     count as 0.
     @inlinable
     public func insert(_ value: Value, for key: Key, cost: Int) {
+        insert(value, for: key, cost: cost, ttl: nil)
+    }
+
+    /// Stores `value` for `key` as ``insert(_:for:cost:)`` does, usable for at most `ttl` after now: it expires
+    /// after the shorter of `ttl` and ``Configuration/ttl``.
+    ///
+    /// - Parameters:
+    ///   - value: the value to store.
+    ///   - key: its key.
+    ///   - cost: its size in bytes; negative costs count as 0.
+    ///   - ttl: how long the entry stays usable, on the cache's clock; `nil`: ``Configuration/ttl`` alone. Zero or
+    ///     less: the value is not stored, and any previous value for `key` is removed (it would be stale).
+    @inlinable
+    public func insert(_ value: Value, for key: Key, cost: Int, ttl: Duration?) {
         let cost = max(0, cost)
-        guard cost <= configuration.entryCostLimit, cost <= configuration.costLimit else {
+        guard cost <= configuration.entryCostLimit, cost <= configuration.costLimit, ttl.map({ $0 > .zero }) ?? true
+        else {
             _ = removeValue(for: key)
             return
         }
-        let expiry = configuration.ttl.map { now() + $0 }
+        let lifetime = ttl.map { min($0, configuration.ttl ?? $0) } ?? configuration.ttl
+        let expiry = lifetime.map { now() + $0 }
         let entry = MemoryCacheState<Key, Value>.Entry(key: key, value: value, cost: cost, expiry: expiry)
         let removed = state.withLock {
             $0.insert(entry, costLimit: configuration.costLimit, countLimit: configuration.countLimit)
@@ -85,6 +108,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     public func removeValue(for key: Key) -> Value? {
         state.withLock { $0.removeValue(for: key) }?.value
+    }
+
+    /// How long the entry for `key` stays usable from now on, on the cache's clock: `nil` when there is no entry or
+    /// it never expires, zero or less when it has expired. Neither a hit nor a removal.
+    func remainingTTL(for key: Key) -> Duration? {
+        guard let expiry = state.withLock({ $0.expiry(of: key) }) else { return nil }
+        return expiry - now()
     }
 
     /// Removes every entry.

@@ -29,6 +29,8 @@ struct MemoryCacheState<Key: Hashable, Value> {
         case hit(Value)
         case miss
         case expired(Entry)
+        /// A hit on an entry that expires at this time, for a lookup given no time: the caller checks it.
+        case hitUntil(Value, Duration)
     }
 
     @usableFromInline
@@ -48,15 +50,28 @@ struct MemoryCacheState<Key: Hashable, Value> {
 
     /// Looks `key` up; a fresh hit becomes the most recently used entry, an expired one is removed.
     ///
-    /// - Parameter now: the current time on the cache's clock, or `nil` when entries never expire.
+    /// - Parameter now: the current time on the cache's clock, or `nil` when it was not read (no TTL is
+    ///   configured): a hit on an entry that has an expiry of its own then gives ``Lookup/hitUntil(_:_:)``.
     @inlinable
     mutating func lookup(_ key: Key, now: Duration?) -> Lookup {
         guard let handle = handles[key] else { return .miss }
-        if let now, let expiry = list[handle].expiry, now >= expiry {
-            return .expired(remove(handle))
-        }
+        let expiry = list[handle].expiry
+        if let now, let expiry, now >= expiry { return .expired(remove(handle)) }
         list.moveToFront(handle)
+        if now == nil, let expiry { return .hitUntil(list[handle].value, expiry) }
         return .hit(list[handle].value)
+    }
+
+    /// Removes the entry for `key` if it still has this expiry (it was not replaced meanwhile), and returns it.
+    @inlinable
+    mutating func removeValue(for key: Key, expiringAt expiry: Duration) -> Entry? {
+        guard let handle = handles[key], list[handle].expiry == expiry else { return nil }
+        return remove(handle)
+    }
+
+    /// The expiry of the entry for `key`, or `nil` when there is none or it never expires.
+    func expiry(of key: Key) -> Duration? {
+        handles[key].flatMap { list[$0].expiry }
     }
 
     /// Stores `entry` as the most recently used one (replacing any entry for its key), then evicts least

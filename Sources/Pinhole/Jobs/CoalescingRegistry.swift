@@ -25,7 +25,7 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         fileprivate let waiter: CoalescingWaiter<Value>
     }
 
-    private struct State {
+    private struct State: Sendable {
         var machine = CoalescingStateMachine<Key, Waiter>()
         var contexts: [UInt64: JobContext] = [:]
         var tasks: [UInt64: Task<Void, Never>] = [:]

@@ -93,3 +93,7 @@ struct CoalescingStateMachine<Key: Hashable, Payload> {
     /// Whether job `jobID` is still the current job for `key`.
     func isCurrent(_ key: Key, jobID: UInt64) -> Bool { jobs[key]?.id == jobID }
 }
+
+// Sendable when what it holds is: the registry keeps it in a `Locked` (`State: Sendable`).
+extension CoalescingStateMachine: Sendable where Key: Sendable, Payload: Sendable {}
+extension CoalescingStateMachine.Job: Sendable where Key: Sendable, Payload: Sendable {}

@@ -9,16 +9,20 @@ final class LoadedData: Sendable {
     let pendingDiskEntry: DiskCache.Metadata?
     /// The metadata of the disk-cache entry the bytes came from (for thumbnails made from them); `nil` otherwise.
     let cachedMetadata: DiskCache.Metadata?
+    /// When the HTTP response the bytes came from stops being fresh (``DiskCacheFreshness``), which bounds how long
+    /// images made from them stay in the memory cache; `nil` when HTTP says nothing of them (a file, `data:`).
+    let freshUntil: Date?
     private let stored = Atomic<Bool>(false)
 
     init(
         data: Data, source: ImageResponse.Source, pendingDiskEntry: DiskCache.Metadata?,
-        cachedMetadata: DiskCache.Metadata? = nil
+        cachedMetadata: DiskCache.Metadata? = nil, freshUntil: Date? = nil
     ) {
         self.data = data
         self.source = source
         self.pendingDiskEntry = pendingDiskEntry
         self.cachedMetadata = cachedMetadata
+        self.freshUntil = freshUntil
     }
 
     /// `true` exactly once: the first image job whose decode succeeded stores the bytes.
@@ -69,6 +73,8 @@ extension ImagePipeline {
         let isHTTP = !request.url.isFileURL
         let source: ImageResponse.Source =
             request.url.scheme?.lowercased() == "data" ? .providedData : isHTTP ? .network : .file
-        return LoadedData(data: response.data, source: source, pendingDiskEntry: pendingDiskEntry)
+        return LoadedData(
+            data: response.data, source: source, pendingDiskEntry: pendingDiskEntry,
+            freshUntil: freshUntil(of: response, for: request))
     }
 }

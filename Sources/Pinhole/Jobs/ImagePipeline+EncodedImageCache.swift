@@ -38,7 +38,7 @@ extension ImagePipeline {
         }
         let result = DecodedImage(image: decoded.image, info: stored.info)
         recorder.record { $0.thumbnailDiskHits += 1 }
-        if key.writesMemoryCache { storeInMemory(result, for: key.image) }
+        if key.writesMemoryCache { storeInMemory(result, for: key.image, freshUntil: entry.metadata.expiresAt) }
         return LoadedImage(decoded: result, source: .diskCache)
     }
 

@@ -46,7 +46,7 @@ extension ImagePipeline {
         }
         await storeEncodedImage(result, for: request, key: key, from: loaded)
         if key.writesMemoryCache {
-            storeInMemory(result, for: key.image)
+            storeInMemory(result, for: key.image, freshUntil: loaded.freshUntil)
         }
         return LoadedImage(decoded: result, source: loaded.source)
     }

@@ -12,10 +12,21 @@ extension ImagePipeline {
         return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
     }
 
-    /// Stores a processed image in the memory cache and notes its size for the size-aware lookup.
-    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey) {
+    /// Stores a processed image made from bytes fresh until `freshUntil` (HTTP's freshness, `nil` when it says
+    /// nothing) in the memory cache: until then at most, when ``Configuration/memoryCacheFollowsHTTPFreshness``
+    /// (not at all when it has passed, and the key's older image goes).
+    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey, freshUntil: Date?) {
+        let ttl =
+            configuration.memoryCacheFollowsHTTPFreshness
+            ? freshUntil.map { Duration.seconds($0.timeIntervalSinceNow) } : nil
+        storeInMemory(decoded, for: key, ttl: ttl)
+    }
+
+    /// Stores a processed image in the memory cache, for at most `ttl` when given
+    /// (``MemoryCache/insert(_:for:cost:ttl:)``), and notes its size for the size-aware lookup.
+    func storeInMemory(_ decoded: DecodedImage, for key: ImageKey, ttl: Duration? = nil) {
         guard let memoryCache = configuration.memoryCache else { return }
-        memoryCache.insert(decoded, for: key, cost: decoded.image.cost)
+        memoryCache.insert(decoded, for: key, cost: decoded.image.cost, ttl: ttl)
         let group = Self.variantGroup(key)
         var known = memoryVariants[group] ?? []
         if !known.contains(key.thumbnail) {

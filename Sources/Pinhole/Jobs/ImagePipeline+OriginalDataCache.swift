@@ -14,7 +14,22 @@ extension ImagePipeline {
     func answerFromDisk(_ cached: DiskCache.Entry, key: DataJobKey) -> LoadedData? {
         guard cached.metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource) else { return nil }
         recorder.record { $0.diskHits += 1 }
-        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata)
+        return LoadedData(
+            data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: cached.metadata,
+            freshUntil: cached.metadata.expiresAt)
+    }
+
+    /// When a full response to an `http(s)` `request` stops being fresh, by the disk cache's rules whether or not
+    /// there is a disk cache (now, for a response that may not be stored); `nil` for other schemes.
+    func freshUntil(of response: DataResponse, for request: ImageRequest) -> Date? {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        let now = Date()
+        switch DiskCacheFreshness.decision(
+            for: response, now: now, defaultFreshness: configuration.diskCacheDefaultFreshness)
+        {
+        case .store(let metadata): return metadata.expiresAt
+        case .doNotStore: return now
+        }
     }
 
     /// What to store on disk for a full response to `request` once a decode proved its bytes good, or `nil` when
@@ -35,10 +50,16 @@ extension ImagePipeline {
 
     /// Stores a source's original bytes; a failure is reported through ``Configuration/onDiagnostic``
     /// (once per kind: `DiskCacheFailureReport`) and dropped.
+    ///
+    /// Runs to the end when the calling job is cancelled meanwhile: the caller holds the one claim to store these
+    /// bytes for every job that shares them (``LoadedData/claimDiskStore()``), so a store given up here would be
+    /// given up for all of them (issue 25).
     func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
         guard let disk = await lazyDiskCache.cache() else { return }
+        // A task of its own, awaited: the caller's cancellation does not reach it.
+        let store = Task { try await disk.store(data, metadata: metadata, for: key) }
         do {
-            try await disk.store(data, metadata: metadata, for: key)
+            try await store.value
         } catch {
             lazyDiskCache.storeFailures.storeFailed(key, error)
         }

@@ -26,7 +26,8 @@ extension ImagePipeline {
         case .doNotStore: await disk.removeEntry(for: key.sourceKey)
         }
         return LoadedData(
-            data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshedMetadata)
+            data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshedMetadata,
+            freshUntil: refreshedMetadata?.expiresAt ?? Date())
     }
 
     /// The stale `cached` entry standing in for a load that failed with `error` (counted as a disk hit and a
@@ -39,7 +40,8 @@ extension ImagePipeline {
             $0.diskHits += 1
             $0.staleHits += 1
         }
-        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil)
+        // Stale: not kept in memory either, so the next request tries the origin again.
+        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil, freshUntil: Date())
     }
 
     /// Whether `error` says the origin could not be reached (transport failure, a body cut short, timeout, `5xx`),

@@ -8,7 +8,8 @@ extension ImagePipeline {
     /// A cached image serves when shrinking it gives what a decode would: the full-size image serves any
     /// thumbnail; a fit or fill (without crop) serves the same mode at a smaller size; a fill with a crop serves
     /// the same crop at a smaller box of the same aspect ratio. Never enlarges, and never from an image that was
-    /// itself enlarged. The result is stored in the memory cache under the request's key.
+    /// itself enlarged. The result is stored in the memory cache under the request's key, until the larger image
+    /// expires.
     func resizedFromLargerCachedImage(for request: ImageRequest) async throws -> ImageResponse? {
         guard let asked = request.thumbnail, request.processors.isEmpty, let memoryCache = configuration.memoryCache,
             !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData)
@@ -16,14 +17,14 @@ extension ImagePipeline {
         let key = request.imageKey
         let candidates = (memoryVariants[Self.variantGroup(key)] ?? []).filter { $0 != asked }
         guard !candidates.isEmpty, let resizer = configuration.decoder as? any ImageResizing else { return nil }
-        var best: (decoded: DecodedImage, layout: ThumbnailOptions.Layout)?
+        var best: (decoded: DecodedImage, layout: ThumbnailOptions.Layout, key: ImageKey)?
         for candidate in candidates {
             let candidateKey = ImageKey(sourceKey: key.sourceKey, thumbnail: candidate, processing: key.processing)
             guard let cached = memoryCache[candidateKey],
                 let layout = Self.shrinkLayout(from: candidate, cached: cached, to: asked),
                 best.map({ cached.image.cost < $0.decoded.image.cost }) ?? true
             else { continue }
-            best = (cached, layout)
+            best = (cached, layout, candidateKey)
         }
         guard let best else { return nil }
         let source = best.decoded
@@ -31,7 +32,10 @@ extension ImagePipeline {
         try Task.checkCancellation()
         let decoded = DecodedImage(image: image, info: source.info)
         recorder.record { $0.memoryResizes += 1 }
-        if request.cacheAccess.writesMemoryCache { storeInMemory(decoded, for: key) }
+        // A copy of the larger image: it leaves the memory cache when that one does.
+        if request.cacheAccess.writesMemoryCache {
+            storeInMemory(decoded, for: key, ttl: memoryCache.remainingTTL(for: best.key))
+        }
         return ImageResponse(image: image, info: source.info, source: .memoryCache, request: request)
     }
 

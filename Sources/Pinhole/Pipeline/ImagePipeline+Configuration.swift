@@ -26,6 +26,18 @@ extension ImagePipeline {
         /// Decoded images by ``ImageKey``; a cache with default limits (15% of physical memory, capped at
         /// 512 MB; 1,000 entries) by default. `nil` disables it.
         public var memoryCache: MemoryCache<ImageKey, DecodedImage>?
+        /// Whether an image made from an `http(s)` response leaves ``memoryCache`` once that response is no longer
+        /// fresh; `true` by default.
+        ///
+        /// The freshness is the disk cache's (``DiskCacheFreshness``: `max-age`, `Expires`, the heuristic, less the
+        /// response's age), whether or not a disk cache is configured: an image made from a `max-age=N` response
+        /// answers from memory for at most N s (or the memory cache's own ``MemoryCache/Configuration/ttl``, when
+        /// shorter); one made from a `no-cache`, `no-store`, `max-age=0` or expired response is not kept in memory,
+        /// so the next request asks the disk cache (which revalidates) or the origin. An image from a disk-cache
+        /// entry (original or encoded thumbnail) keeps that entry's freshness; a stale entry standing in for an
+        /// unreachable origin is not kept in memory. Files, `data:` URLs and custom schemes are not limited.
+        /// `false` keeps images by the memory cache's limits and TTL alone, whatever HTTP said (Nuke's behaviour).
+        public var memoryCacheFollowsHTTPFreshness = true
         /// Directory of the disk cache (original bytes of HTTP and custom-scheme sources, and encoded thumbnails as
         /// ``diskCachePolicy`` says); `nil` (no disk cache) by default. Pipelines given the same directory share
         /// one ``DiskCache`` (the first one's size limit applies).

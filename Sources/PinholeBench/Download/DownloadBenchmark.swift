@@ -53,8 +53,10 @@ public struct DownloadBenchmark: Sendable {
         let peak = PeakSampler { ProcessStats.threadCount(excludingPrefixes: excluded) }
         peak.start()
         let loader = HTTPDataLoader()
-        _ = try await download(server: server, loader: loader, tag: "warm", count: 60)
-        _ = try await download(server: server, loader: loader, tag: "threads", count: configuration.requests)
+        _ = try await download(server: server, loader: loader, tag: "warm", count: 60, expectedBytes: image.count)
+        _ = try await download(
+            server: server, loader: loader, tag: "threads", count: configuration.requests,
+            expectedBytes: image.count)
         peak.stop()
         result.peakThreads = peak.peak
 
@@ -63,7 +65,8 @@ public struct DownloadBenchmark: Sendable {
             let serverCPU = ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv")
             let cpu = ProcessStats.cpuSeconds()
             let seconds = try await download(
-                server: server, loader: loader, tag: "\(round)", count: configuration.requests)
+                server: server, loader: loader, tag: "\(round)", count: configuration.requests,
+                expectedBytes: image.count)
             let clientCPU =
                 (ProcessStats.cpuSeconds() - cpu)
                 - (ProcessStats.cpuSeconds(ofThreadsNamed: "pinhole-srv") - serverCPU)
@@ -75,10 +78,14 @@ public struct DownloadBenchmark: Sendable {
         return result
     }
 
-    /// Downloads `count` distinct URLs, `concurrency` at a time; returns the wall time in seconds.
-    private func download(server: PinholeTestServer, loader: any DataLoading, tag: String, count: Int) async throws
-        -> Double
-    {
+    /// Downloads `count` distinct URLs (`/d/<tag>/<n>.jpg` on `server`), `concurrency` at a time; returns the wall
+    /// time in seconds.
+    ///
+    /// - Throws: ``BenchmarkCheckFailure`` when a body is not `expectedBytes` long, or fewer than `count` loads
+    ///   finished (the figures would be those of other work); what the loader throws.
+    func download(
+        server: PinholeTestServer, loader: any DataLoading, tag: String, count: Int, expectedBytes: Int
+    ) async throws -> Double {
         let width = configuration.concurrency
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -89,9 +96,16 @@ public struct DownloadBenchmark: Sendable {
                 group.addTask { try await loader.loadData(for: DataRequest(url: url)).data.count }
             }
             while next < min(width, count) { add() }
+            var finished = 0
             while let bytes = try await group.next() {
-                blackHole(bytes)
+                guard bytes == expectedBytes else {
+                    throw BenchmarkCheckFailure("download \(tag): a body of \(bytes) bytes, \(expectedBytes) served")
+                }
+                finished += 1
                 if next < count { add() }
+            }
+            guard finished == count else {
+                throw BenchmarkCheckFailure("download \(tag): \(finished) of \(count) loads finished")
             }
         }
         return PipelineBenchmark.seconds(ContinuousClock.now - start)

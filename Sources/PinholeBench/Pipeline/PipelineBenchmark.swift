@@ -58,7 +58,14 @@ public struct PipelineBenchmark: Sendable {
     }
 
     private func measureHits() async throws -> (Samples, Samples, Samples) {
-        let pipeline = makePipeline(memoryCache: true)
+        try await measureHits(on: makePipeline(memoryCache: true))
+    }
+
+    /// The hit figures on `pipeline` (the synchronous and the async lookup, the locked dictionary).
+    ///
+    /// - Throws: ``BenchmarkCheckFailure`` when a lookup that was to hit the memory cache missed (it would have
+    ///   measured a miss or a load).
+    func measureHits(on pipeline: ImagePipeline) async throws -> (Samples, Samples, Samples) {
         let request = ImageRequest(url: URL(string: "https://bench.example/hit.jpg")!, maxPixelSize: 64)
         _ = try await pipeline.image(for: request)
         let reference = Locked<[ImageKey: DecodedImage]>([request.imageKey: InstantDecoder.image])
@@ -68,13 +75,25 @@ public struct PipelineBenchmark: Sendable {
         var dictionary = Samples()
         let count = configuration.hitsPerRun
         for _ in 0...configuration.runs {  // the first round warms up and is dropped below
+            var misses = 0
             sync.append(
-                Self.nanoseconds(per: count) { for _ in 0..<count { blackHole(pipeline.cachedImage(for: request)) } })
+                Self.nanoseconds(per: count) {
+                    for _ in 0..<count {
+                        if let hit = pipeline.cachedImage(for: request) { blackHole(hit) } else { misses += 1 }
+                    }
+                })
             dictionary.append(
                 Self.nanoseconds(per: count) { for _ in 0..<count { blackHole(reference.withLock { $0[key] }) } })
             let start = ContinuousClock.now
-            for _ in 0..<count / 10 { blackHole(try await pipeline.image(for: request)) }
+            for _ in 0..<count / 10 {
+                let response = try await pipeline.image(for: request)
+                if response.source != .memoryCache { misses += 1 }
+                blackHole(response)
+            }
             async.append(Self.seconds(ContinuousClock.now - start) * 1e9 / Double(count / 10))
+            guard misses == 0 else {
+                throw BenchmarkCheckFailure("memory-cache hits: \(misses) lookups of \(request.url) missed the cache")
+            }
         }
         return (sync.droppingFirst(), async.droppingFirst(), dictionary.droppingFirst())
     }

@@ -63,13 +63,20 @@ struct ServeRunner {
             }
             ready()
         }
-        installedSignalSources.withLock { $0 = sources.map(\.1) }
+        installedSignalSources.withLock { $0 = KeptSignalSources(sources: sources.map(\.1)) }
         return received
     }
 }
 
 /// The signal sources of ``ServeRunner/firstSignal(ready:)``, kept alive for the second signal.
-private let installedSignalSources = Locked<[any DispatchSourceSignal]>([])
+private let installedSignalSources = Locked(KeptSignalSources(sources: []))
+
+/// Signal sources held only to keep them alive (`DispatchSourceSignal` is not `Sendable` on Linux).
+private struct KeptSignalSources: @unchecked Sendable {
+    // Invariant: nothing reads or calls the sources once they are stored here (they were resumed before); the
+    // value only holds references, and libdispatch's objects are thread-safe to retain and release anywhere.
+    let sources: [any DispatchSourceSignal]
+}
 
 /// Lets the first of several signal handlers through.
 private final class SignalLatch: Sendable {

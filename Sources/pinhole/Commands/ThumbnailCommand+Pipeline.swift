@@ -22,6 +22,9 @@ extension ThumbnailCommand {
         // Thumbnails go to disk encoded, so a second run decodes nothing while they are fresh; originals go too, so
         // a stale thumbnail is revalidated (a conditional request, 304: no body) and another size needs no download.
         pipelineConfiguration.diskCachePolicy = .storeAll
+        // One run is one snapshot of its inputs: a URL repeated in them is the same image throughout the run (as a
+        // page shows one image twice), whatever HTTP says of later uses (`no-cache` would download it every time).
+        pipelineConfiguration.memoryCacheFollowsHTTPFreshness = false
         if configuration.untrusted {
             pipelineConfiguration.sourcePolicy = .untrusted(
                 allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
