@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import Synchronization
 
 /// A gate tasks wait at while it is closed; opening it lets every waiter through, and later arrivals pass at once.
@@ -120,23 +121,21 @@ final class PayloadDecoder: ImageDecoding {
 }
 
 /// A pipeline over a ``VersionedLoader`` and a ``PayloadDecoder``, with a disk cache in a fresh directory that is
-/// removed when the fixture is released.
+/// removed when the fixture is released (a ``TemporaryDirectory``).
 final class VersionedPipeline: Sendable {
     let loader = VersionedLoader()
     let decoder = PayloadDecoder()
     let pipeline: ImagePipeline
-    let directory: URL
+    private let scratch: TemporaryDirectory
+    var directory: URL { scratch.url }
 
     init(diskCache: Bool = true, configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pinhole-identity-\(UUID().uuidString)", isDirectory: true)
+        scratch = try TemporaryDirectory(prefix: "pinhole-identity")
         var configuration = ImagePipeline.Configuration(decoder: decoder, dataLoader: loader)
-        configuration.diskCacheDirectory = diskCache ? directory : nil
+        configuration.diskCacheDirectory = diskCache ? scratch.url : nil
         configure(&configuration)
         pipeline = ImagePipeline(configuration: configuration)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     static func url(_ name: String) -> URL { URL(string: "https://images.example/\(name)")! }
 
