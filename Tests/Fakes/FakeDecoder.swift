@@ -7,18 +7,31 @@ import PinholeShared
 /// Thread-safe.
 public final class FakeDecoder: ImageDecoding {
     private let count = Locked(0)
+    private let cancelledCount = Locked(0)
+    /// The gate every decode passes before it decodes (`nil`: none).
+    public let gate: TestGate?
 
-    /// A decoder that has decoded nothing yet.
-    public init() {}
+    /// A decoder that has decoded nothing yet; with a `gate`, every decode waits at it first (a closed gate
+    /// that is never opened makes decodes that end only when cancelled).
+    public init(gate: TestGate? = nil) { self.gate = gate }
 
     /// Decodes started so far.
     public var decodeCount: Int { count.withLock { $0 } }
+    /// Decodes that were cancelled while they waited at ``gate``.
+    public var cancelledDecodes: Int { cancelledCount.withLock { $0 } }
 
     /// Decodes a ``FakeImage`` body.
     ///
-    /// - Throws: ``PinholeError/Code/decodingFailed`` when `data` does not start with ``FakeImage/signature``.
+    /// - Throws: `CancellationError` when cancelled at the ``gate``; ``PinholeError/Code/decodingFailed`` when
+    ///   `data` does not start with ``FakeImage/signature``.
     public func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
         count.withLock { $0 += 1 }
+        do {
+            try await gate?.pass()
+        } catch {
+            cancelledCount.withLock { $0 += 1 }
+            throw error
+        }
         guard data.starts(with: FakeImage.signature) else {
             throw PinholeError(.decodingFailed, "not a fake image")
         }

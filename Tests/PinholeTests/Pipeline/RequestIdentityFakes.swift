@@ -4,55 +4,6 @@ import PinholeShared
 import PinholeTestFakes
 import Synchronization
 
-/// A gate tasks wait at while it is closed; opening it lets every waiter through, and later arrivals pass at once.
-/// A waiter cancelled while it waits leaves at once with `CancellationError`.
-final class TestGate: Sendable {
-    private struct State {
-        var isOpen: Bool
-        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        var nextID: UInt64 = 0
-    }
-
-    private let state: Locked<State>
-
-    init(open: Bool = true) { state = Locked(State(isOpen: open)) }
-
-    /// Tasks waiting now.
-    var waitingCount: Int { state.withLock { $0.waiters.count } }
-
-    func close() { state.withLock { $0.isOpen = false } }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns when the gate is open.
-    func pass() async throws {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let immediate: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.isOpen { return .success(()) }
-                    state.waiters[id] = continuation
-                    return nil
-                }
-                if let immediate { continuation.resume(with: immediate) }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-        }
-    }
-}
-
 /// A loader whose every load gives new bytes: a PNG signature, then `"<url>|v<n>"` where `n` counts the loads of
 /// that URL from 1. So two loads never look alike, and a decoded image says which load it came from. Loads wait at
 /// ``gate`` (open by default). Responses carry ``headers``.
