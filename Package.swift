@@ -103,25 +103,33 @@ let package = Package(
         // What every test target shares: load-scaled waits, blocking work on threads of its own, child processes
         // (Tests/README.md says how to write a test here).
         .target(name: "PinholeTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
+        // The test kit every target's tests share: the one fake loader, fake decoder and temporary directory.
+        .target(
+            name: "PinholeTestFakes", dependencies: ["Pinhole"], path: "Tests/Fakes", swiftSettings: strictSettings),
 
         .testTarget(
             name: "PinholeTests",
-            dependencies: ["Pinhole", "PinholeCurl", "PinholeTestSupport"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeTestSupport", "PinholeTestFakes"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeVipsTests",
-            dependencies: ["PinholeVips", "Pinhole", "PinholeTestSupport"],
+            dependencies: ["PinholeVips", "Pinhole", "PinholeTestSupport", "PinholeTestFakes"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeIntegrationTests",
-            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeTestSupport"],
+            dependencies: [
+                "Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeTestSupport", "PinholeTestFakes",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PinholeGalleryTests",
-            dependencies: ["PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeVips"],
+            dependencies: [
+                "PinholeGallery", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeTestFakes",
+                "PinholeVips",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -132,7 +140,10 @@ let package = Package(
         // The server on a real loopback port against a real origin, with URLSession as the client.
         .testTarget(
             name: "PinholeServerTests",
-            dependencies: ["PinholeServer", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeVips"],
+            dependencies: [
+                "PinholeServer", "Pinhole", "PinholeTestServer", "PinholeTestSupport", "PinholeTestFakes",
+                "PinholeVips",
+            ],
             swiftSettings: strictSettings
         ),
         // The scroll reproduction scaled down (invariants only), the frame statistics and the scroll script.
@@ -140,13 +151,16 @@ let package = Package(
             name: "PinholeBenchTests",
             dependencies: [
                 "PinholeBench", "Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "PinholeTestSupport",
+                "PinholeTestFakes",
             ],
             swiftSettings: strictSettings
         ),
         // Unit tests of the CLI's logic (@testable import pinhole) and end-to-end runs of the built binary.
         .testTarget(
             name: "PinholeCLITests",
-            dependencies: ["pinhole", "Pinhole", "PinholeBench", "PinholeTestServer", "PinholeTestSupport"],
+            dependencies: [
+                "pinhole", "Pinhole", "PinholeBench", "PinholeTestServer", "PinholeTestSupport", "PinholeTestFakes",
+            ],
             swiftSettings: strictSettings
         ),
     ]
@@ -158,7 +172,8 @@ let package = Package(
 package.targets.append(.target(name: "PinholeShared", swiftSettings: strictSettings))
 let usersOfShared: Set = [
     "Pinhole", "PinholeCurl", "PinholeServer", "PinholeTestServer", "PinholeGallery", "PinholeBench", "pinhole",
-    "PinholeTestSupport", "PinholeTests", "PinholeVipsTests", "PinholeIntegrationTests", "PinholeGalleryTests",
+    "PinholeTestSupport", "PinholeTestFakes", "PinholeTests", "PinholeVipsTests", "PinholeIntegrationTests",
+    "PinholeGalleryTests",
     "PinholeCLITests", "PinholeServerTests",
 ]
 for target in package.targets where usersOfShared.contains(target.name) {

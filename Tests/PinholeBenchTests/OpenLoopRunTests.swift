@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -26,10 +27,8 @@ struct OpenLoopRunTests {
             (index % 4 == 3 ? "/busy" : "/ok") + "/Xy_-Z/rs:fit:512:512/plain/http%3A%2F%2F127.0.0.1%3A9%2F"
                 + "a%20b.jpg%3Fo%3Dt-\(index)@jpg?cb=\(index)"
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("open-loop-\(UUID())")
-        try await onOwnThread {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
+        let temporary = try await onOwnThread { try TemporaryDirectory(prefix: "open-loop") }
+        let directory = temporary.url
         let scripts = PinholeExecutable.repositoryRoot.appendingPathComponent("scripts").path
         let python = try await ServeBenchmark.benchPython(scriptsDirectory: scripts)
 
@@ -38,7 +37,7 @@ struct OpenLoopRunTests {
         let summary = try await OpenLoopRun.run(
             plan, python: python, script: scripts + "/open-loop-load.py", in: directory)
         await server.shutDown()
-        try await onOwnThread { try FileManager.default.removeItem(at: directory) }
+        await onOwnThread { temporary.remove() }
 
         // Then each target reached the server exactly as written, once, and the answers are counted and timed
         // by status (the 200s no faster than the server's 50 ms)

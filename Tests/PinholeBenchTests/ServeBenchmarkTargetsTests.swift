@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -68,10 +69,8 @@ struct ServeBenchmarkTargetsTests {
         // Given a loopback server that answers any path after 50 ms, and 400 distinct paths
         let server = try PinholeTestServer()
         server.setHandler { _ in Route(status: 200, body: Data("x".utf8), latency: .milliseconds(50)) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-test-\(UUID())")
-        try await onOwnThread {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
+        let temporary = try await onOwnThread { try TemporaryDirectory(prefix: "wrk-test") }
+        let directory = temporary.url
         let paths = (0..<400).map { "/photo-\($0).jpg" }
         // When wrk runs the script for 1 s over 2 connections on 2 threads, with an Accept header
         let plan = WrkRun.Plan(
@@ -79,7 +78,7 @@ struct ServeBenchmarkTargetsTests {
             paths: paths, accept: "image/webp", connections: 2, threads: 2, seconds: 1)
         let summary = try await WrkRun.run(plan, in: directory)
         await server.shutDown()
-        try await onOwnThread { try FileManager.default.removeItem(at: directory) }
+        await onOwnThread { temporary.remove() }
         // Then each request was for a path of the list not asked before (at most 20 per connection in 1 s, far
         // from the end of either thread's share), each with the header
         let log = server.requestLog

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -23,16 +24,16 @@ struct ServeOverloadTests {
     func overloadAboveCapacityIsAnsweredWithBoth200sAnd503sAndTheGoalsAreReported() async throws {
         // Given two copies of the 4096 px fixture JPEG as the corpus, and the server's default admission flags
         // with phases of a few seconds
-        let corpus = FileManager.default.temporaryDirectory.appendingPathComponent("overload-corpus-\(UUID())")
+        let temporary = try await onOwnThread { try TemporaryDirectory(prefix: "overload-corpus") }
+        defer { temporary.remove() }
+        let corpus = temporary.url
         let fixture = PinholeExecutable.repositoryRoot.appendingPathComponent(
             "Tests/Fixtures/cases/inputs/large-4096x4096.jpg")
         try await onOwnThread {
-            try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
             for name in ["a.jpg", "b.jpg"] {
                 try FileManager.default.copyItem(at: fixture, to: corpus.appendingPathComponent(name))
             }
         }
-        defer { try? FileManager.default.removeItem(at: corpus) }
         let configuration = ServeBenchmark.Configuration(
             corpus: corpus.path, pinholeExecutable: PinholeExecutable.path, signingArguments: ["--allow-unsigned"],
             signed: false, sign: { "/unsigned" + $0 })

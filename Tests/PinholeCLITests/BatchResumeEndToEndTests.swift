@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -56,7 +57,7 @@ struct BatchResumeEndToEndTests {
 
     @Test func aRunKilledAtRandomPointsResumesWithEveryOutputOnceWholeAndNothingRedone() async throws {
         // Given a list of symbolic links to 3 photos and as many URLs of a server that answers after 40 ms
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let photos = try Self.fixtures.map { try Data(contentsOf: Fixtures.input($0)) }
         for (index, name) in Self.fixtures.enumerated() { try directory.write(photos[index], to: "originals/\(name)") }

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -32,7 +33,7 @@ struct BatchRunTests {
 
     @Test func threeShardsOfAThousandInputListCoverItExactlyOnce() async throws {
         // Given a list of 1,000 images
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let paths = try makeList(1000, in: directory)
         let harness = BatchHarness(decodeDuration: .zero)
@@ -66,7 +67,7 @@ struct BatchRunTests {
 
     @Test func skipsWholeOutputsAndMakesMissingOrCutOnesAgain() async throws {
         // Given six images thumbnailed once
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let paths = try makeList(6, in: directory)
         let harness = BatchHarness()
@@ -101,7 +102,7 @@ struct BatchRunTests {
 
     @Test func readsTheListNoFurtherAheadThanTheQueueAndTheWorkers() async throws {
         // Given 300 inputs, 2 jobs, slow decodes and a queue of 4
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         _ = try makeList(300, in: directory)
         let harness = BatchHarness(decodeDuration: .milliseconds(2))
@@ -117,7 +118,7 @@ struct BatchRunTests {
 
     @Test func reportsBadLinesAsInvalidInputAndGoesOn() async throws {
         // Given a list with a good image, an unparseable URL, another scheme and a missing file
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 30, height: 20), to: "a.png")
         let lines = [
@@ -140,7 +141,7 @@ struct BatchRunTests {
     }
 
     @Test func reportsAMissingListAsOneFailure() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let run = try await BatchHarness().run(configuration(directory))
         #expect(run.records.map(\.error?.kind) == ["file_not_found"])
@@ -150,7 +151,7 @@ struct BatchRunTests {
 
     @Test func argumentInputsInABatchKeepTheNamesOfAPlainRun() async throws {
         // Given a directory of images thumbnailed by a plain run
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         for index in 0..<5 { try directory.write(FakeCodecs.image(width: 40, height: 30), to: "in/\(index).png") }
         var configuration = ThumbnailCommand.Configuration(inputs: [directory.file("in")])

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -31,7 +32,7 @@ struct CancellationStormTests {
 
     @Test func everyRequestGetsOneAnswerAndNothingIsLeftBehind() async throws {
         // Given a fresh process
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         // When it runs the storm
         let arguments = ["debug", "storm", "--seed", "1", "--requests", "\(Self.requests)"]

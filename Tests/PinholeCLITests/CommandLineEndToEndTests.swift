@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct CommandLineEndToEndTests {
         ([], "no command given"),
     ])
     func exitsWithTwoAndAMessageOnUsageErrors(arguments: [String], message: String) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
 
         let result = try await PinholeBinary.run(arguments, in: directory.path)

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -37,7 +38,7 @@ struct ConcurrentMemoryTests {
         // Given the 20 largest photos of the corpus
         let photos = try Self.largestPhotos(20)
         #expect(photos.count == 20)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         // When one process thumbnails all of them at once (20 decodes in flight)
         let result = try await PinholeBinary.run(["debug", "rss-many", "--size", "360"] + photos, in: directory.path)

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -38,7 +39,7 @@ struct CorpusEndToEndTests {
         // Given the corpus and its manifest (at least 20 real photos)
         let photos = try await Self.manifest()
         #expect(photos.count >= 20)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
 
         // When the whole corpus is thumbnailed at 360 px with a contact sheet

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -25,7 +26,7 @@ struct DiskCacheCrashTests {
 
     @Test func aWriterKilledAtRandomMomentsNeverLeavesATornEntry() async throws {
         // Given one cache directory (400 KB limit) shared by every writer in turn
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         var rng = SystemRandomNumberGenerator()
         var killedWhileWriting = 0

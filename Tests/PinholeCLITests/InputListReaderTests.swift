@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 1))
 struct InputListReaderTests {
     private func entries(of text: [UInt8], chunkBytes: Int) async throws -> [InputListReader.Entry] {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(Data(text), to: "list.txt")
         let reader = try await InputListReader(path: directory.file("list.txt"), chunkBytes: chunkBytes)
@@ -64,7 +65,7 @@ struct InputListReaderTests {
     }
 
     @Test func failsWithATypedErrorForAMissingListOrADirectory() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         await #expect {
             _ = try await InputListReader(path: directory.file("missing.txt"))

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ struct LargestFirstOrderTests {
 
     @Test func aDirectoryRunDecodesTheLargestFileFirstAndReportsInDirectoryOrder() async throws {
         // Given a directory whose files grow in size against their name order (fake images: the header is the size)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 1, height: 1), to: "in/a.png")
         try directory.write(FakeCodecs.image(width: 22, height: 22), to: "in/b.png")
@@ -45,7 +46,7 @@ struct LargestFirstOrderTests {
 
     @Test func theCollectorRecordsEachFilesSize() async throws {
         // Given a named file, a named symbolic link to a larger one, and a directory with one file, of known sizes
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 12, height: 34), to: "named.png")
         try directory.write(FakeCodecs.image(width: 1234, height: 5678), to: "target.png")

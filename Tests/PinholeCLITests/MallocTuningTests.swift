@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ struct MallocTuningTests {
     func aBatchFaultsFarFewerPagesInWithTheTopPadThanWithGlibcsDefault(inputs: [String]) async throws {
         // Given 12 copies of a 16 MP JPEG (each decoded at 1/8 into buffers of about a megabyte), as a directory
         // or as a list (a batch run, which reports counters only)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         for index in 1...12 { try directory.copyFixture("large-4096x4096.jpg", to: "in/\(index).jpg") }
         try directory.write(Data((1...12).map { "in/\($0).jpg\n" }.joined().utf8), to: "list.txt")

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -39,7 +40,7 @@ struct ManifestS2CommandLineTests {
             Route(
                 headers: ["content-type": "image/jpeg", "cache-control": "no-store"],
                 body: try Self.input("s03-no-store.jpg"), etag: "\"s03\""))
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let (first, second) = try await runTwice(server.url("/s03/no-store.jpg"), in: directory)
         #expect(entryCount(directory.file("cache")) == 0)
@@ -57,7 +58,7 @@ struct ManifestS2CommandLineTests {
             Route(
                 headers: ["content-type": "image/jpeg", "expires": "0"],
                 body: try Self.input("s04-expires-invalid.jpg"), etag: "\"s04a\""))
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let (_, second) = try await runTwice(server.url("/s04/expires-0.jpg"), in: directory)
         #expect(server.requestCount(for: "/s04/expires-0.jpg") == 2)
@@ -69,7 +70,7 @@ struct ManifestS2CommandLineTests {
 
     @Test func s05dAnUnparseableURLIsAnInputErrorAndTheOthersStillRun() async throws {
         // Given a URL with a space in its host, next to a good file
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("orient-1.jpg", to: "good.jpg")
         let bad = "http://exa mple.com/s05/plain.jpg"
@@ -96,7 +97,7 @@ struct ManifestS2CommandLineTests {
         server.setHandler { request in request.path.hasPrefix("/s06/") ? .image(body) : nil }
         let name = String(repeating: "東京タワーと夜景の写真", count: 4)  // 44 characters, 132 bytes
         let url = server.url("/s06/commons/thumb/0/0b/\(name).jpg/700px-\(name).jpg")
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         // When it is thumbnailed
         let result = try await PinholeBinary.run(

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -18,7 +19,7 @@ struct ManifestS3CommandLineTests {
 
     @Test func s306aTheCgBIPNGFailsSayingWhy() async throws {
         // Given the CgBI PNG
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try await copyInput("s306a-cgbi-iphone.png", to: "s306a.png", in: directory)
 
@@ -41,7 +42,7 @@ struct ManifestS3CommandLineTests {
 
     @Test func s304dTheJPEGXLCodestreamIsThumbnailedNamedOrFoundInADirectory() async throws {
         // Given the bare JPEG XL codestream, once on its own and once in a directory next to nothing else
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try await copyInput("s304d-jxl-codestream.jxl", to: "s304d.jxl", in: directory)
         try await copyInput("s304d-jxl-codestream.jxl", to: "photos/picture", in: directory)
@@ -60,7 +61,7 @@ struct ManifestS3CommandLineTests {
 
     @Test func s304dAnUntrustedRunRefusesJPEGXLByName() async throws {
         // Given the JPEG XL codestream inside the allowed root
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try await copyInput("s304d-jxl-codestream.jxl", to: "root/s304d.jxl", in: directory)
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ struct NaiveScrollEndToEndTests {
 
     @Test func naiveRowsDownloadFromTheServerAndShowImages() async throws {
         // Given a list of 4 rows, all on screen, on a server that answers at once
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let cap = LoadFactor.scaled(.seconds(60)).components.seconds
         let arguments = [

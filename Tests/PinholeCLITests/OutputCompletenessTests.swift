@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ struct OutputCompletenessTests {
     ])
     func acceptsAWholeFileAndRefusesItCutShort(name: String, format: ImageFormat) throws {
         // Given a whole image file, and copies of it cut short by 1 byte and to half
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let data = try Data(contentsOf: Fixtures.input(name))
         try directory.write(data, to: "whole")
@@ -29,7 +30,7 @@ struct OutputCompletenessTests {
     }
 
     @Test func refusesMissingEmptyAndDirectoryOutputs() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(Data(), to: "empty.jpg")
         try FileManager.default.createDirectory(atPath: directory.file("dir.jpg"), withIntermediateDirectories: true)

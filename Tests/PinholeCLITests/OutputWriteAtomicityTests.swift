@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 struct OutputWriteAtomicityTests {
     @Test func aReaderNeverSeesAnOutputPartlyWritten() async throws {
         // Given a 48 MB payload and a thread that watches the output path's size while it is written
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let path = directory.file("out/photo.360.jpg")
         let payload = Data(repeating: 0xA5, count: 48_000_000)

@@ -1,5 +1,6 @@
 import Foundation
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -12,7 +13,7 @@ struct PeakMemoryReportTests {
         // Given this (parent) process holding 300 MB it has touched
         var ballast = [UInt8](repeating: 0, count: 300_000_000)
         for index in stride(from: 0, to: ballast.count, by: 4096) { ballast[index] = 1 }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("baseline.jpg")
         try directory.write(Data("baseline.jpg\n".utf8), to: "list.txt")

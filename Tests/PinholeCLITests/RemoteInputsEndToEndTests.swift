@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -36,7 +37,7 @@ struct RemoteInputsEndToEndTests {
     @Test func feedOfFortyItemsWithFourDistinctImagesDownloadsFourTimes() async throws {
         // Given a JSON Feed of 40 items whose images are 4 distinct URLs
         let server = try await makeServer()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(try feed(server, items: 40), to: "feed.json")
         // When the feed is thumbnailed
@@ -58,7 +59,7 @@ struct RemoteInputsEndToEndTests {
         // Given two good URLs (one repeated) and one that answers 404
         let server = try await makeServer()
         server.route("/missing.jpg", Route(status: 404, body: Data("gone".utf8)))
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let urls = ["/img/0.jpg", "/img/1.jpg", "/img/0.jpg", "/missing.jpg"].map { server.url($0).absoluteString }
         // When thumbnailed
@@ -78,7 +79,7 @@ struct RemoteInputsEndToEndTests {
     @Test func cacheDirKeepsOriginalsAcrossRunsAndRevalidatesThem() async throws {
         // Given a first run with a disk cache
         let server = try await makeServer()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let url = server.url("/img/3.jpg").absoluteString
         let first = try await PinholeBinary.run(
@@ -98,7 +99,7 @@ struct RemoteInputsEndToEndTests {
     }
 
     @Test func aFeedThatIsNotJSONIsReportedWithItsKind() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(Data("<html>not a feed</html>".utf8), to: "feed.json")
         let result = try await PinholeBinary.run(

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct SpecialFileInputTests {
     @Test func aFIFOOrADeviceNamedOnTheCommandLineFailsAsUnreadableAndTheRunFinishes() async throws {
         // Given a good image, a FIFO nothing writes to (named, and another inside a directory), and /dev/zero
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 10, height: 10), to: "in/good.png")
         #expect(mkfifo(directory.file("pipe.jpg"), 0o600) == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct ThumbnailCommandTests {
 
     @Test func thumbnailsImagesFoundByContentAndSkipsOtherFilesInDirectories() async throws {
         // Given a tree with fake images under misleading names, a text file and a hidden image
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 400, height: 200), to: "in/a.txt")
         try directory.write(FakeCodecs.image(width: 50, height: 80), to: "in/sub/b.jpg")
@@ -48,7 +49,7 @@ struct ThumbnailCommandTests {
 
     @Test func reportsExplicitBadInputsWithTheirKinds() async throws {
         // Given a good image and bad files named on the command line
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 10, height: 10), to: "good.png")
         try directory.write(Data("<!DOCTYPE html><html></html>".utf8), to: "page.jpg")
@@ -74,7 +75,7 @@ struct ThumbnailCommandTests {
     @Test(arguments: [1, 2, 5])
     func neverRunsMoreThanJobsDecodesAtOnce(jobs: Int) async throws {
         // Given 12 images and slow decodes
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         for index in 0..<12 {
             try directory.write(FakeCodecs.image(width: 20, height: 20), to: "in/\(index).png")
@@ -96,7 +97,7 @@ struct ThumbnailCommandTests {
 
     @Test func neverReadsItsOwnOutputDirectoryAsInput() async throws {
         // Given an output directory inside the input directory, already holding thumbnails
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 300, height: 300), to: "a.png")
         var configuration = configuration([""], in: directory)
@@ -115,7 +116,7 @@ struct ThumbnailCommandTests {
 
     @Test func keepsCollidingNamesApartAndStable() async throws {
         // Given two inputs with the same file name in different directories
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 10, height: 20), to: "a/x.jpg")
         try directory.write(FakeCodecs.image(width: 30, height: 20), to: "b/x.jpg")
@@ -134,7 +135,7 @@ struct ThumbnailCommandTests {
     }
 
     @Test func writesAContactSheetOfAllThumbnailsInInputOrder() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         for index in 0..<3 { try directory.write(FakeCodecs.image(width: 200, height: 100), to: "in/\(index).png") }
         var configuration = configuration(["in"], in: directory)

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ struct ThumbnailEndToEndTests {
     /// A directory `photos` of good images, a truncated JPEG and files that are not images, plus `bad/`
     /// holding an HTML page and an empty file (to be given by name).
     private func makeInputs() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         for fixture in Self.goodFixtures { try directory.copyFixture(fixture.name, to: "photos/\(fixture.name)") }
         try directory.copyFixture("baseline-truncated-55pct.jpg", to: "photos/sub/baseline-truncated-55pct.jpg")
         try directory.copyFixture("html-200-as-jpeg.jpg", to: "photos/html-200-as-jpeg.jpg")
@@ -104,7 +105,7 @@ struct ThumbnailEndToEndTests {
 
     @Test func keepsNamesStableAcrossRunsAndApartWhenFileNamesCollide() async throws {
         // Given two different images both called x.jpg
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("baseline.jpg", to: "a/x.jpg")
         try directory.copyFixture("orient-6.jpg", to: "b/x.jpg")
@@ -126,7 +127,7 @@ struct ThumbnailEndToEndTests {
 
     @Test(arguments: [("png", ImageFormat.png), ("webp", .webp), ("jpeg", .jpeg)])
     func writesTheRequestedFormat(name: String, format: ImageFormat) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("baseline.jpg")
 

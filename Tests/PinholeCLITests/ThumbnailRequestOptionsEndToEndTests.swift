@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -45,7 +46,7 @@ struct ThumbnailRequestOptionsEndToEndTests {
         // Given three URLs and a cache directory
         let server = try makeServer()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let urls = (0..<3).map { server.url("/img/\($0).jpg").absoluteString }
         let arguments =
@@ -74,7 +75,7 @@ struct ThumbnailRequestOptionsEndToEndTests {
     @Test func offlineAnswersFromTheCacheAndFailsWhatItDoesNotHold() async throws {
         let server = try makeServer()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let cached = server.url("/img/0.jpg").absoluteString
         let other = server.url("/img/1.jpg").absoluteString
@@ -99,7 +100,7 @@ struct ThumbnailRequestOptionsEndToEndTests {
     @Test func headersAreSentAndScaleMultipliesTheBox() async throws {
         let server = try makeServer()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         // When a URL is thumbnailed with two headers, a 40×30-point fit box at scale 2
         let result = try await PinholeBinary.run(

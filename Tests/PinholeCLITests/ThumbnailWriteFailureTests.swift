@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct ThumbnailWriteFailureTests {
     @Test func aThumbnailThatCannotBeWrittenIsWriteFailedWithItsPath() async throws {
         // Given two images, and a directory squatting on the first one's output path (even root cannot write there)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 40, height: 20), to: "a.png")
         try directory.write(FakeCodecs.image(width: 20, height: 40), to: "b.png")
@@ -30,7 +31,7 @@ struct ThumbnailWriteFailureTests {
     }
 
     @Test func anOutputDirectoryThatCannotBeCreatedIsWriteFailed() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.write(FakeCodecs.image(width: 40, height: 20), to: "a.png")
         try directory.write(Data("x".utf8), to: "blocker")

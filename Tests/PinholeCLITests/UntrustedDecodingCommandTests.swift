@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct UntrustedDecodingCommandTests {
     @Test func untrustedInputsAreDecodedOnlyAsTheAllowedFormats() async throws {
         // Given root/a.jpg and root/b.bmp
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("orient-1.jpg", to: "root/a.jpg")
         try directory.copyFixture("bmp24.bmp", to: "root/b.bmp")

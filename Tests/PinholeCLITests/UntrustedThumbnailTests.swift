@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 struct UntrustedThumbnailTests {
     @Test func onlyFilesInsideTheAllowedRootAreRead() async throws {
         // Given root/a.jpg, root/escape.jpg → ../outside.jpg, and root/sub/b.jpg
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("orient-1.jpg", to: "root/a.jpg")
         try directory.copyFixture("orient-6.jpg", to: "root/sub/b.jpg")
@@ -35,7 +36,7 @@ struct UntrustedThumbnailTests {
     }
 
     @Test func parentDirectoryAndOutsidePathsAreRefused() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("orient-1.jpg", to: "root/a.jpg")
         try directory.copyFixture("p3-red.jpg", to: "outside.jpg")
@@ -48,7 +49,7 @@ struct UntrustedThumbnailTests {
     }
 
     @Test func withoutUntrustedTheSameFilesAreRead() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         try directory.copyFixture("p3-red.jpg", to: "outside.jpg")
         try FileManager.default.createDirectory(atPath: directory.file("root"), withIntermediateDirectories: true)
@@ -60,7 +61,7 @@ struct UntrustedThumbnailTests {
     }
 
     @Test func allowedRootWithoutUntrustedIsAUsageError() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         let result = try await PinholeBinary.run(["thumbnail", "x.jpg", "--allowed-root", "."], in: directory.path)
         #expect(result.status == 2)
@@ -77,7 +78,7 @@ struct UntrustedURLThumbnailTests {
         let image = try await WorkerThreadPool.io.run { try Data(contentsOf: Fixtures.input("orient-1.jpg")) }
         server.route("/a.jpg", .image(image))
         let urls = ["127.0.0.1", "2130706433", "localhost"].map { "http://\($0):\(server.port)/a.jpg" }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         // When they are thumbnailed as untrusted
         let result = try await PinholeBinary.run(

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -16,16 +17,18 @@ struct FavouritesStoreTests {
     }
 
     @Test func missingFileIsAnEmptySetWithoutAProblem() async throws {
-        let directory = try GalleryFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "pinhole-gallery")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let store = FavouritesStore(fileURL: directory.appendingPathComponent("none/favourites.json"))
         #expect(await store.load() == FavouritesStore.Loaded(ids: [], problem: nil))
     }
 
     @Test func savesSortedIdsAndReadsThemBack() async throws {
         // Given a store in a directory that does not exist yet
-        let directory = try GalleryFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "pinhole-gallery")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let store = FavouritesStore(fileURL: directory.appendingPathComponent("pinhole/favourites.json"))
         // When ids are saved twice
         try await store.save(["b", "a"])

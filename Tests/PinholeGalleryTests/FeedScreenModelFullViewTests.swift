@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -43,7 +44,7 @@ struct FeedScreenModelFullViewTests {
 
     @Test func leftAndRightMoveBetweenPhotosAndEscReturnsToTheSamePlace() async {
         // Given the full view of item 5 opened from a list scrolled to show items 3…9
-        let images = FakeImageLoader()
+        let images = GalleryFixture.imageLoader()
         let model = await FeedScreenModelGridTests.model(count: 30, images: images, layout: .list)
         model.select(9)
         model.select(4)
@@ -56,7 +57,7 @@ struct FeedScreenModelFullViewTests {
         // Then item 6 is shown, the selection followed, and the neighbours are prefetched
         #expect(model.fullViewIndex == 5 && model.selectedIndex == 5)
         #expect(Set(model.fullViewPrefetchRequests.map(\.url.lastPathComponent)) == ["5.jpg", "7.jpg"])
-        #expect(await eventually { images.requests("/ok/6.jpg") >= 1 })
+        #expect(await eventually { images.loads(ofPath: "/ok/6.jpg") >= 1 })
         // When Esc is pressed
         model.handle(.back)
         // Then the list is back where it was, with item 6 selected
@@ -82,7 +83,7 @@ struct FeedScreenModelFullViewTests {
 
     @Test func failedPhotoShowsTheReasonAndRetryLoadsIt() async {
         // Given the full view of a photo whose server answers 404
-        let images = FakeImageLoader()
+        let images = GalleryFixture.imageLoader()
         let model = await FeedScreenModelGridTests.model(count: 3, images: images, layout: .list, imagePrefix: "fail")
         model.handle(.open)
         #expect(await eventually { model.isSettled })

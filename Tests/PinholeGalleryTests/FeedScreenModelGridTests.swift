@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @MainActor
 struct FeedScreenModelGridTests {
     static func model(
-        count: Int, images: FakeImageLoader = FakeImageLoader(), layout: LayoutMode = .grid,
+        count: Int, images: GatedDataLoader = GalleryFixture.imageLoader(), layout: LayoutMode = .grid,
         renderer: ChafaRenderer = ChafaRenderer(mode: .symbols), size: TerminalSize = .init(columns: 120, rows: 40),
         imagePrefix: String = "ok"
     ) async -> FeedScreenModel {

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -12,7 +13,8 @@ struct FeedScreenModelServerTests {
         // Given a 60-item list whose image URLs are rewritten to a server URL naming the box
         let (loader, _) = GalleryFixture.countingLoader(GalleryFixture.feedData(count: 60, imagePrefix: "ok"))
         let model = FeedScreenModel(
-            feedURL: GalleryFixture.feedURL, loader: loader, pipeline: GalleryFixture.pipeline(FakeImageLoader()),
+            feedURL: GalleryFixture.feedURL, loader: loader,
+            pipeline: GalleryFixture.pipeline(GalleryFixture.imageLoader()),
             favouritesStore: nil, locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!,
             size: TerminalSize(columns: 120, rows: 40), layoutMode: .list)
         model.thumbnailURL = { source, box in

@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeGallery
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -94,8 +95,9 @@ struct FeedScreenModelTests {
 
     @Test func favouritesSurviveARestart() async throws {
         // Given a favourites file in a temporary XDG data home
-        let home = try GalleryFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let scratch = try TemporaryDirectory(prefix: "pinhole-gallery")
+        defer { scratch.remove() }
+        let home = scratch.url
         let store = FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: ["XDG_DATA_HOME": home.path]))
         #expect(store.fileURL.path == home.path + "/pinhole/favourites.json")
         let (loader, _) = GalleryFixture.countingLoader(GalleryFixture.feedData(count: 5, imagePrefix: nil))
@@ -120,8 +122,9 @@ struct FeedScreenModelTests {
 
     @Test func corruptFavouritesFileIsReportedAndReplaced() async throws {
         // Given a favourites file that is not JSON
-        let home = try GalleryFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let scratch = try TemporaryDirectory(prefix: "pinhole-gallery")
+        defer { scratch.remove() }
+        let home = scratch.url
         let store = FavouritesStore(fileURL: home.appendingPathComponent("pinhole/favourites.json"))
         try FileManager.default.createDirectory(
             at: home.appendingPathComponent("pinhole"), withIntermediateDirectories: true)
@@ -144,7 +147,7 @@ struct FeedScreenModelTests {
 
     @Test func rowsLeavingTheScreenCancelAndTheNextScreenIsPrefetched() async {
         // Given a 2-row screen over a feed whose images never arrive
-        let images = FakeImageLoader()
+        let images = GalleryFixture.imageLoader()
         let (loader, _) = GalleryFixture.countingLoader(GalleryFixture.feedData(count: 10, imagePrefix: "hang"))
         let model = GalleryFixture.model(loader: loader, images: images, size: TerminalSize(columns: 120, rows: 13))
         await model.load()
@@ -153,7 +156,7 @@ struct FeedScreenModelTests {
         #expect(model.boundRowIndices == [0, 1])
         #expect(model.prefetchRequests.map(\.url.lastPathComponent) == ["3.jpg", "4.jpg"])
         #expect(model.prefetchRequests.allSatisfy { $0.priority == .low })
-        #expect(await eventually { images.requests("/hang/1.jpg") == 1 })
+        #expect(await eventually { images.loads(ofPath: "/hang/1.jpg") == 1 })
         // When the selection moves two rows down
         model.handle(.down)
         model.handle(.down)
@@ -161,7 +164,7 @@ struct FeedScreenModelTests {
         #expect(model.boundRowIndices == [1, 2])
         #expect(firstSlot?.phase.isLoading == false)
         #expect(model.prefetchRequests.map(\.url.lastPathComponent) == ["4.jpg", "5.jpg"])
-        #expect(await eventually { images.cancelledCount >= 1 }, "row 0's download stopped")
+        #expect(await eventually { images.cancelled.count >= 1 }, "row 0's download stopped")
         // And moving up prefetches the screen above
         model.handle(.home)
         #expect(model.boundRowIndices == [0, 1])
@@ -194,7 +197,7 @@ struct FeedScreenModelTests {
 
     @Test func failedThumbnailShowsAnErrorMarkAndRetryLoadsIt() async {
         // Given a feed whose images fail with HTTP 404
-        let images = FakeImageLoader()
+        let images = GalleryFixture.imageLoader()
         let (loader, _) = GalleryFixture.countingLoader(GalleryFixture.feedData(count: 3, imagePrefix: "fail"))
         let model = GalleryFixture.model(loader: loader, images: images)
         await model.load()
@@ -210,7 +213,7 @@ struct FeedScreenModelTests {
                 guard case .list(let list) = model.screenState().content else { return false }
                 return list.rows.allSatisfy { if case .image = $0.thumbnail { true } else { false } }
             })
-        #expect(images.requests("/fail/1.jpg") == 2)
+        #expect(images.loads(ofPath: "/fail/1.jpg") == 2)
     }
 
     @Test func resizingRequestsThumbnailsAtTheNewSize() async {

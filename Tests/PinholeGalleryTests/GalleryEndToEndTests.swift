@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -41,9 +42,9 @@ struct GalleryEndToEndTests {
     func showsTheFeedInARealTerminalAndRestoresItOnQuit(quitKey: String, expectedStatus: String) async throws {
         // Given a feed over loopback HTTP and the built binary in a 120×40 tmux pane
         let server = try await Self.serveFeed()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchDirectory = try TemporaryDirectory(prefix: "pinhole-e2e")
+        defer { scratchDirectory.remove() }
+        let scratch = scratchDirectory.url
         let tmux = Tmux()
         let binary = Tmux.binary
         #expect(
@@ -157,9 +158,9 @@ struct GalleryEndToEndTests {
     @Test func scriptedRunWithoutATerminalWritesStats() async throws {
         // Given the binary run with a script, stdin not a terminal, against the loopback feed
         let server = try await Self.serveFeed()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchDirectory = try TemporaryDirectory(prefix: "pinhole-e2e")
+        defer { scratchDirectory.remove() }
+        let scratch = scratchDirectory.url
         let arguments = [
             Tmux.binary, "gallery", server.url("/feed.json").absoluteString,
             "--script", "ready,down:3,f,up,quit", "--stats-json", scratch.path + "/stats.json",

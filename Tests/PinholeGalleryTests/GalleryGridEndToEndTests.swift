@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -14,9 +15,9 @@ struct GalleryGridEndToEndTests {
         try #require(
             FileManager.default.fileExists(atPath: corpus.appendingPathComponent("MANIFEST.tsv").path),
             "no photo corpus at \(corpus.path): run `make corpus` (or set PINHOLE_CORPUS)")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-grid-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchDirectory = try TemporaryDirectory(prefix: "pinhole-grid")
+        defer { scratchDirectory.remove() }
+        let scratch = scratchDirectory.url
         let tmux = Tmux()
         let command =
             "env PINHOLE_CORPUS='\(corpus.path)' XDG_DATA_HOME='\(scratch.path)' '\(Tmux.binary)' gallery "

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Pinhole
 import PinholeGallery
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -59,17 +60,16 @@ struct GallerySixelEndToEndTests {
         _ arguments: [String],
         where region: (XvfbDisplay, Rect, CellPixelSize, PixelImage) async throws -> (Rect, Rect, String)
     ) async throws {
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pinhole-sixel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchDirectory = try TemporaryDirectory(prefix: "pinhole-sixel")
+        defer { scratchDirectory.remove() }
+        let scratch = scratchDirectory.url
         let server = try await GalleryFeedFixture.serve(first: Self.photo)
         defer { server.stop() }
         let source = try await ChafaFixtures.decode(Self.photo)
         // xterm sometimes exits at once with "Can't open display" in a full parallel run (never alone; cause not
         // found): such a start is retried on a fresh display, up to 3 times, before the check below fails.
         var display = try await XvfbDisplay.start(scratch: scratch)
-        var terminal: BackgroundProcess?
+        var terminal: SpawnedProcess?
         do {
             for attempt in 1...3 {
                 terminal = try Self.startTerminal(
@@ -92,7 +92,7 @@ struct GallerySixelEndToEndTests {
     }
 
     private func check(
-        _ display: XvfbDisplay, terminal: BackgroundProcess?, scratch: URL, source: PixelImage,
+        _ display: XvfbDisplay, terminal: SpawnedProcess?, scratch: URL, source: PixelImage,
         region: (XvfbDisplay, Rect, CellPixelSize, PixelImage) async throws -> (Rect, Rect, String)
     ) async throws {
         // When xterm's window is up at its full size (it is created 1×1 and then resized; its size in pixels gives
@@ -105,9 +105,7 @@ struct GallerySixelEndToEndTests {
             }
             if window == nil { try await Task.sleep(for: .milliseconds(200)) }
         }
-        let errors = try await WorkerThreadPool.io.run {
-            (try? String(contentsOfFile: scratch.path + "/xterm.err", encoding: .utf8)) ?? ""
-        }
+        let errors = await terminal?.stderr() ?? ""
         let frame = try #require(
             window, "xterm opened no window titled \(Self.title) (exit status \(terminal?.status ?? -1)): \(errors)")
         let cell = CellPixelSize(width: frame.width / Self.size.columns, height: frame.height / Self.size.rows)
@@ -148,7 +146,7 @@ struct GallerySixelEndToEndTests {
     }
 
     private static func startTerminal(on display: XvfbDisplay, feed: String, arguments: [String], scratch: URL) throws
-        -> BackgroundProcess
+        -> SpawnedProcess
     {
         let quoted =
             ([Tmux.binary, "gallery", feed, "--graphics", "sixel"] + arguments
@@ -158,13 +156,12 @@ struct GallerySixelEndToEndTests {
         environment["LANG"] = "C.UTF-8"
         environment["XDG_DATA_HOME"] = scratch.path
         environment["DISPLAY"] = display.name
-        return try BackgroundProcess(
+        return try SpawnedProcess(
             [
                 "xterm", "-display", display.name, "-ti", "vt340", "-fa", "DejaVu Sans Mono", "-fs", "10",
                 "-geometry", "\(size.columns)x\(size.rows)+0+0", "-b", "0", "+sb", "-u8", "-T", title, "-e", "sh",
                 "-c", command,
-            ], environment: environment, outputPath: scratch.path + "/xterm.out",
-            errorPath: scratch.path + "/xterm.err")
+            ], environment: environment)
     }
 
     /// Sends SIGTERM to the gallery (its pid is in the scratch directory) and waits (bounded) for its stats.

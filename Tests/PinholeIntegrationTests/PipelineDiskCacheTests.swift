@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -81,7 +82,9 @@ struct PipelineDiskCacheTests {
 
     @Test func unwritableCacheDirectoryLeavesThePipelineWorkingAndIsReportedOnce() async throws {
         // Given a disk-cache directory below a regular file (it can never be created, even by root)
-        let blocker = Harness.temporaryDirectory().appendingPathComponent("a-file")
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let blocker = temporary.fileURL("a-file")
         try Data("x".utf8).write(to: blocker)
         let harness = try Harness(diskDirectory: blocker.appendingPathComponent("cache"))
         harness.server.route("/ok.jpg", .image(try await Fixture.input("orient-1.jpg")))

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeCurl
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
@@ -37,8 +38,9 @@ struct RequestAPIIntegrationTests {
         let server = try PinholeTestServer()
         defer { server.stop() }
         server.route("/photo.jpg", .image(try await Fixture.input("size-key-source.jpg")))
-        let directory = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let requests = [
             ImageRequest(url: server.url("/photo.jpg"), thumbnail: Self.box(100, 100, .fill(crop: .attention))),
             ImageRequest(
@@ -83,8 +85,9 @@ struct RequestAPIIntegrationTests {
             Route(
                 headers: ["content-type": "image/jpeg", "cache-control": "max-age=0"],
                 body: try await Fixture.input("size-key-source.jpg")))
-        let directory = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let stale = ImageRequest(url: server.url("/stale.jpg"), maxPixelSize: 50)
         _ = try await Self.pipeline(directory: directory).image(for: stale)
         // When asked again by a new pipeline, Then the stale thumbnail is not used online: the server is asked
@@ -158,8 +161,9 @@ struct RequestAPIIntegrationTests {
             return request.headers["authorization"] == "Bearer alice"
                 ? .image(photo) : Route(status: 401, body: Data("no".utf8))
         }
-        let directory = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let url = server.url("/me.jpg")
         // When alice's pipeline loads it with her header (memory and disk now hold it)
         let alice = Self.pipeline(directory: directory, policy: .storeAll)

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeCurl
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
@@ -57,8 +58,9 @@ struct UntrustedSourceTests {
         #expect(inside.source == .file)
         #expect(max(inside.image.width, inside.image.height) == 32)
 
-        let root = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let rootDirectory = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { rootDirectory.remove() }
+        let root = rootDirectory.url
         let escape = root.appendingPathComponent("escape.jpg")
         let target = inputs.appendingPathComponent("orient-1.jpg")
         try FileManager.default.createSymbolicLink(at: escape, withDestinationURL: target)

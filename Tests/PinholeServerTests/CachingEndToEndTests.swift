@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeServer
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -71,8 +72,9 @@ struct CachingEndToEndTests {
 
     @Test func aRestartedServerServesFromItsDiskCacheWithoutTheOrigin() async throws {
         // Given a server with a disk cache that has served a thumbnail (origin says fresh for an hour)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "serve")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let first = try ServerHarness { configuration, _ in configuration.cacheDirectory = directory }
         var route = Route.image(try await OriginImages.halves())
         route.headers["cache-control"] = "max-age=3600"

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -22,8 +23,9 @@ struct DeploymentManifestTests {
 
     @Test func aReadinessProbeOnAnotherPortThanListenFailsTheCheck() async throws {
         // Given a copy of deploy/ whose readiness probe asks for port 8081 while the server listens on 8080
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("deploy-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: copy) }
+        let temporary = try TemporaryDirectory(prefix: "deploy")
+        defer { temporary.remove() }
+        let copy = temporary.fileURL("deploy")
         try await onOwnThread { try FileManager.default.copyItem(at: Self.deploy, to: copy) }
         let manifest = copy.appendingPathComponent("kubernetes/deployment.yaml").path
         let text = try await readText(atPath: manifest)

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeServer
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import Testing
@@ -27,8 +28,9 @@ struct KillRestartEndToEndTests {
             route.headers["cache-control"] = "max-age=3600"
             origin.route("/img/\(index).jpg", route)
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "kill")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let arguments = [
             "--allow-unsigned", "--allow-source", origin.baseURL.absoluteString, "--cache-dir", directory.path,
             "--timeout", "600",

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeServer
+import PinholeTestFakes
 import PinholeTestSupport
 import PinholeVips
 import Synchronization
@@ -9,33 +10,11 @@ import Testing
 /// The service's deadline covers the whole answer, decode included, and cancels the work it gives up on.
 @Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailServiceDeadlineTests {
-    /// Answers every URL at once with the same bytes.
-    struct InstantLoader: DataLoading {
-        func loadData(for request: DataRequest) async throws -> DataResponse {
-            DataResponse(data: Data([0xFF, 0xD8, 0xFF]), statusCode: 200, headers: [:], url: request.url)
-        }
-    }
-
-    /// A decode that never ends on its own; it records that it was cancelled.
-    final class EndlessDecoder: ImageDecoding {
-        let cancelled = Atomic<Bool>(false)
-
-        func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
-            do {
-                try await Task.sleep(for: .seconds(3600))
-            } catch {
-                cancelled.store(true, ordering: .sequentiallyConsistent)
-                throw error
-            }
-            throw PinholeError(.decodingFailed, "unreachable")
-        }
-    }
-
     @Test func aDecodeThatOutlastsTheDeadlineIsCancelledAndAnsweredAsATimeout() async throws {
         // Given a service whose decoder never finishes, with a deadline of 300 ms
-        let decoder = EndlessDecoder()
+        let decoder = FakeDecoder(gate: TestGate(open: false))  // a decode that never ends on its own
         let pipeline = ImagePipeline(
-            configuration: .init(decoder: decoder, dataLoader: InstantLoader(), encoder: VipsEncoder()))
+            configuration: .init(decoder: decoder, dataLoader: Self.instantLoader(), encoder: VipsEncoder()))
         var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
         configuration.timeout = LoadFactor.scaled(.milliseconds(300))
         let service = ThumbnailService(configuration: configuration)
@@ -50,7 +29,7 @@ struct ThumbnailServiceDeadlineTests {
             (error as? PinholeError)?.code == .timeout
         }
         // And the decode was cancelled, not left running
-        #expect(await eventually { decoder.cancelled.load(ordering: .sequentiallyConsistent) })
+        #expect(await eventually { decoder.cancelledDecodes >= 1 })
     }
 
     /// An encode that cannot be interrupted: 3 s on a thread of its own, cancellation or not.
@@ -70,13 +49,16 @@ struct ThumbnailServiceDeadlineTests {
         }
     }
 
-    /// Serves one real 64×48 JPEG for every URL.
-    struct JPEGLoader: DataLoading {
-        let jpeg: Data
+    /// Answers every URL at once with the same bytes.
+    static func instantLoader() -> GatedDataLoader {
+        GatedDataLoader(answering: { .success(DataResponse(data: Data([0xFF, 0xD8, 0xFF]), statusCode: 200, url: $0)) })
+    }
 
-        func loadData(for request: DataRequest) async throws -> DataResponse {
-            DataResponse(data: jpeg, statusCode: 200, headers: ["content-type": "image/jpeg"], url: request.url)
-        }
+    /// Serves one real 64×48 JPEG for every URL.
+    static func jpegLoader(_ jpeg: Data) -> GatedDataLoader {
+        GatedDataLoader(answering: { url in
+            .success(DataResponse(data: jpeg, statusCode: 200, headers: ["content-type": "image/jpeg"], url: url))
+        })
     }
 
     @Test func theTimeoutIsAnsweredWithoutWaitingForAnEncodeThatCannotStop() async throws {
@@ -85,7 +67,7 @@ struct ThumbnailServiceDeadlineTests {
         let encoder = StubbornEncoder()
         let jpeg = try await OriginImages.halves(width: 64, height: 48)
         let pipeline = ImagePipeline(
-            configuration: .init(decoder: VipsDecoder(), dataLoader: JPEGLoader(jpeg: jpeg), encoder: VipsEncoder()))
+            configuration: .init(decoder: VipsDecoder(), dataLoader: Self.jpegLoader(jpeg), encoder: VipsEncoder()))
         var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: encoder)
         configuration.timeout = LoadFactor.scaled(.milliseconds(300))
         let service = ThumbnailService(configuration: configuration)

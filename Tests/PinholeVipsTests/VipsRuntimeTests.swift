@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import PinholeVips
 import Testing
@@ -54,14 +55,13 @@ struct VipsRuntimeTests {
     @Test func writesNothingToStderrAndCapturesWarnings() async throws {
         // Given inputs that make the codecs complain, in files
         let inputs = try await Self.troublesomeInputs()
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pinhole-stderr-\(UUID().uuidString)")
+        let temporary = try await onOwnThread { try TemporaryDirectory(prefix: "pinhole-stderr") }
+        defer { temporary.remove() }
+        let directory = temporary.url
         let paths = inputs.indices.map { directory.appendingPathComponent("input-\($0)").path }
         try await onOwnThread {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for (data, path) in zip(inputs, paths) { try data.write(to: URL(fileURLWithPath: path)) }
         }
-        defer { try? FileManager.default.removeItem(at: directory) }
 
         // When a child process decodes them (full size and as thumbnails)
         let result = try await SpawnedProcess.run([PinholeExecutable.path, "debug", "decode-warnings"] + paths)

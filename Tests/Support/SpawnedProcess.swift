@@ -78,6 +78,10 @@ public final class SpawnedProcess: Sendable {
     /// Whether the child has exited (and been reaped).
     public var hasExited: Bool { exit.status != nil }
 
+    /// The exit status once the child has exited and been reaped (128 + the signal number when a signal ended
+    /// it), else `nil`.
+    public var status: Int32? { exit.status }
+
     /// Waits for the child to exit, at most `timeout` × ``LoadFactor/current``; kills it with `SIGKILL` when it
     /// has not exited by then, or when the calling task is cancelled (a test's time limit).
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestSupport
 import PinholeVips
 
 /// A virtual X display of its own for a test: `Xvfb` started on a free display number (it picks one and reports
@@ -8,20 +9,18 @@ import PinholeVips
 struct XvfbDisplay {
     /// `:N`.
     let name: String
-    private let server: BackgroundProcess
+    private let server: SpawnedProcess
     private let scratch: URL
 
     /// Starts `Xvfb` with a 1280×800 24-bit screen and waits (at most `timeout`) until it names its display.
     ///
     /// - Throws: ``PinholeError`` when Xvfb cannot start or names no display in time.
     static func start(scratch: URL, timeout: Duration = .seconds(60)) async throws -> XvfbDisplay {
-        let output = scratch.appendingPathComponent("xvfb-display").path
-        let server = try BackgroundProcess(
-            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], outputPath: output,
-            errorPath: scratch.appendingPathComponent("xvfb.log").path)
+        let server = try SpawnedProcess(
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, server.status == nil {
-            let text = await server.output().trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = await server.stdout().trimmingCharacters(in: .whitespacesAndNewlines)
             if let number = Int(text) {
                 // And until a client can connect: xterm once failed with "Can't open display" right after the
                 // display was named (under TSan, in CI here), so a client must get in before the test starts one.

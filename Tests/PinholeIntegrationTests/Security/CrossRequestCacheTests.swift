@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
@@ -39,8 +40,9 @@ struct CrossRequestCacheTests {
         var headers = ["content-type": "image/jpeg", "cache-control": "max-age=3600"]
         if let vary { headers["vary"] = vary }
         server.route("/me.jpg", Route(headers: headers, body: try await Self.jpeg((230, 20, 20))))
-        let directory = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let pipeline = Self.pipeline(directory: directory)
         func request(_ user: String) -> ImageRequest {
             ImageRequest(

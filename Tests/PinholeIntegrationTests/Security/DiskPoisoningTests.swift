@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
@@ -28,8 +29,9 @@ struct DiskPoisoningTests {
             Route(
                 headers: ["content-type": "image/jpeg", "cache-control": "max-age=3600"],
                 body: try await Self.truncatedJPEG()))
-        let directory = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let pipeline = Self.pipeline(directory: directory)
         // When its bytes are fetched for the disk (what the disk prefetcher does)
         let result = await Result { try await pipeline.data(for: ImageRequest(url: server.url("/cut.jpg"))) }
@@ -55,8 +57,9 @@ struct DiskPoisoningTests {
         let server = try PinholeTestServer()
         defer { server.stop() }
         server.route("/photo.jpg", .image(try await Fixture.input("size-key-source.jpg")))
-        let directory = Harness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-it")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let request = ImageRequest(url: server.url("/photo.jpg"), thumbnail: ThumbnailOptions(maxPixelSize: 100))
         let seeding = Self.pipeline(directory: directory)
         let disk = try #require(await seeding.diskCache())

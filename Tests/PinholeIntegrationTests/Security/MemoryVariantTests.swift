@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
@@ -47,8 +48,9 @@ struct MemoryVariantTests {
         let server = try PinholeTestServer()
         defer { server.stop() }
         server.route("/r.jpg", .image(try await CrossRequestCacheTests.jpeg((230, 20, 20))))
-        let directory = diskCache ? Harness.temporaryDirectory() : nil
-        defer { directory.map { try? FileManager.default.removeItem(at: $0) } }
+        let temporary = diskCache ? try TemporaryDirectory(prefix: "pinhole-it") : nil
+        defer { temporary?.remove() }
+        let directory = temporary?.url
         let pipeline = Self.pipeline(directory: directory)
         let url = server.url("/r.jpg")
         // (the smaller first, so it is decoded and stored, not shrunk from the larger)

@@ -2,6 +2,7 @@ import Foundation
 import Pinhole
 import PinholeCurl
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestServer
 import PinholeTestSupport
 import PinholeVips
@@ -14,6 +15,8 @@ struct Harness {
     let pipeline: ImagePipeline
     let diskDirectory: URL?
     let diagnostics: Diagnostics
+    /// The disk cache's directory when the harness made it (removed when the last harness using it goes).
+    private let scratch: TemporaryDirectory?
 
     /// Collects the pipeline's diagnostics.
     final class Diagnostics: Sendable {
@@ -29,9 +32,21 @@ struct Harness {
         networkLimit: Int = 6,
         loader: HTTPDataLoader.Configuration = Harness.fastLoader()
     ) throws {
+        try self.init(
+            server: server, diskCache: diskCache, diskDirectory: diskDirectory, scratch: nil,
+            networkLimit: networkLimit, loader: loader)
+    }
+
+    private init(
+        server: PinholeTestServer?, diskCache: Bool, diskDirectory: URL?, scratch: TemporaryDirectory?,
+        networkLimit: Int, loader: HTTPDataLoader.Configuration
+    ) throws {
         let server = try server ?? PinholeTestServer()
         self.server = server
-        let directory = diskDirectory ?? (diskCache ? Harness.temporaryDirectory() : nil)
+        let scratch =
+            try scratch ?? (diskDirectory == nil && diskCache ? TemporaryDirectory(prefix: "pinhole-it") : nil)
+        self.scratch = scratch
+        let directory = diskDirectory ?? scratch?.url
         self.diskDirectory = directory
         let diagnostics = Diagnostics()
         self.diagnostics = diagnostics
@@ -47,7 +62,9 @@ struct Harness {
 
     /// The same server and disk directory behind a brand-new pipeline (a restart of the app).
     func restarted() throws -> Harness {
-        try Harness(server: server, diskDirectory: diskDirectory)
+        try Harness(
+            server: server, diskCache: false, diskDirectory: diskDirectory, scratch: scratch, networkLimit: 6,
+            loader: Harness.fastLoader())
     }
 
     /// Loader limits short enough for tests: a 1 s stall timeout and a 30 s deadline, × the load factor. A
@@ -58,12 +75,6 @@ struct Harness {
         configuration.stallTimeout = LoadFactor.scaled(.seconds(1))
         configuration.deadline = LoadFactor.scaled(.seconds(30))
         return configuration
-    }
-
-    static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-it-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     func request(_ path: String, size: Int? = 256, priority: ImageRequest.Priority = .normal) -> ImageRequest {

@@ -1,5 +1,6 @@
 import Foundation
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -15,22 +16,22 @@ import Testing
 @MainActor
 @Suite(.timeLimit(scaledMinutes: 1))
 struct ImageSlotCancellationTests {
-    /// A loader whose loads wait until cancelled, recording the thread its cancellation handler ran on.
+    /// The kit's ``GatedDataLoader`` (loads wait until cancelled), recording the thread each cancellation
+    /// handler ran on.
     final class WaitingLoader: DataLoading {
-        private let state = Locked<(started: Int, cancelThreads: [pthread_t])>((0, []))
+        private let gated = GatedDataLoader()
+        private let threads = Locked<[pthread_t]>([])
 
-        var started: Int { state.withLock { $0.started } }
+        var started: Int { gated.calls.count }
         /// The thread each cancellation handler ran on, in order.
-        var cancelThreads: [pthread_t] { state.withLock { $0.cancelThreads } }
+        var cancelThreads: [pthread_t] { threads.withLock { $0 } }
 
         func loadData(for request: DataRequest) async throws -> DataResponse {
-            state.withLock { $0.started += 1 }
             try await withTaskCancellationHandler {
-                while !Task.isCancelled { try await Task.sleep(for: .milliseconds(5)) }
+                try await gated.loadData(for: request)
             } onCancel: {
-                state.withLock { $0.cancelThreads.append(pthread_self()) }
+                threads.withLock { $0.append(pthread_self()) }
             }
-            throw CancellationError()
         }
     }
 

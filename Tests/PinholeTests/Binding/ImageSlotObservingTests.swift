@@ -1,5 +1,6 @@
 import Foundation
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 

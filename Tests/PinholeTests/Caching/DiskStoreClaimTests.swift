@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 

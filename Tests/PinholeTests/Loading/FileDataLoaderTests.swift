@@ -1,18 +1,12 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
 /// The file loader reads regular files only, and every other kind of path gets a typed error, never a hang.
 @Suite(.timeLimit(scaledMinutes: 1))
 struct FileDataLoaderTests {
-    /// A fresh directory under the temporary directory, removed by `remove()`.
-    private static func makeDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-file-loader-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     private static func load(_ url: URL, maxFileBytes: Int = 200_000_000) async -> Result<Data, PinholeError> {
         do {
             let loader = FileDataLoader(maxFileBytes: maxFileBytes)
@@ -26,8 +20,9 @@ struct FileDataLoaderTests {
 
     @Test func readsARegularFileAndOneBehindASymbolicLink() async throws {
         // Given a file of distinct bytes and a symbolic link to it
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-file-loader")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let bytes = Data((0..<1000).map { UInt8($0 % 251) })
         let file = directory.appendingPathComponent("a.jpg")
         try await writeData(bytes, toPath: file.path)
@@ -42,8 +37,9 @@ struct FileDataLoaderTests {
 
     @Test func aFIFOWithNoWriterIsRefusedAtOnceInsteadOfBlockingForEver() async throws {
         // Given a named pipe that nothing writes to (opening it for reading would block until a writer comes)
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-file-loader")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let fifo = directory.appendingPathComponent("pipe.jpg")
         #expect(mkfifo(fifo.path, 0o600) == 0)
 
@@ -70,8 +66,9 @@ struct FileDataLoaderTests {
 
     @Test func aMissingFileADirectoryAndAnOversizedFileGetTheirOwnErrors() async throws {
         // Given a directory holding one 100-byte file
-        let directory = try Self.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "pinhole-file-loader")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let file = directory.appendingPathComponent("b.png")
         try await writeData(Data(count: 100), toPath: file.path)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -7,14 +8,6 @@ import Testing
 /// HTTP loader refuses HTTP with a typed error instead of reaching for a transport it does not have.
 @Suite(.timeLimit(scaledMinutes: 1))
 struct SourceRestrictionTests {
-    /// A loader of its own: returns `marker` for every request.
-    struct MarkerLoader: DataLoading {
-        let marker: UInt8
-        func loadData(for request: DataRequest) async throws -> DataResponse {
-            DataResponse(data: Data([marker]), url: request.url)
-        }
-    }
-
     static let restriction = SourceRestriction(maxBytes: 4, allowedFileRoot: nil) { _, _ in }
 
     @Test func aRouterWithoutAnHTTPLoaderRefusesHTTPAsAnInvalidRequestThatNamesTheMissingLoader() async throws {
@@ -33,12 +26,11 @@ struct SourceRestrictionTests {
 
     @Test func aRestrictedRouterClampsItsFileLoadersByteLimitAndKeepsACustomHTTPLoaderAsGiven() async throws {
         // Given a 5-byte file and a router over a custom HTTP loader and the default file loader
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-restrict-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("five.bin")
+        let directory = try TemporaryDirectory(prefix: "pinhole-restrict")
+        let file = directory.fileURL("five.bin")
         try Data([1, 2, 3, 4, 5]).write(to: file)
-        let router = SchemeRoutingDataLoader(http: MarkerLoader(marker: 7))
+        let marker = GatedDataLoader(answering: { .success(DataResponse(data: Data([7]), url: $0)) })
+        let router = SchemeRoutingDataLoader(http: marker)
 
         // When it is restricted to 4 bytes
         let restricted = router.restricted(by: Self.restriction)

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -12,20 +13,13 @@ struct ImagePipelineMemoryLimitTests {
     /// long (a CRC check of 0.01 s ended after 91 s), and bounded waits of 77–91 s ran out in 3 such runs.
     static let requestCount = LoadFactor.isSanitizedRun ? 600 : 3_000
 
-    /// Answers every request at once with a ``FakeImage`` body.
-    struct ImmediateLoader: DataLoading {
-        func loadData(for request: DataRequest) async throws -> DataResponse {
-            try Task.checkCancellation()
-            return FakeImage.response(for: request.url)
-        }
-    }
-
     @Test(arguments: [(100_000, 40_000), (250_000, 60_000), (1_000_000, 100_000)])
     func costLimitIsNeverExceededWhileManyDecodesInsert(_ costLimit: Int, _ entryCostLimit: Int) async throws {
         // Given a pipeline with a small cache, 8 decodes at once, and thumbnails of 3…57,600 bytes each
         let cache = MemoryCache<ImageKey, DecodedImage>(
             configuration: .init(costLimit: costLimit, countLimit: 200, entryCostLimit: entryCostLimit))
-        var configuration = ImagePipeline.Configuration(decoder: FakeDecoder(), dataLoader: ImmediateLoader())
+        var configuration = ImagePipeline.Configuration(
+            decoder: FakeDecoder(), dataLoader: GatedDataLoader(answering: { .success(FakeImage.response(for: $0)) }))
         configuration.memoryCache = cache
         configuration.processingConcurrencyLimit = 8
         let pipeline = ImagePipeline(configuration: configuration)

@@ -1,6 +1,7 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 
 /// A progressive JPEG's marker structure (SOI, SOF2, three scans, EOI) with filler entropy data: enough for the
 /// pipeline's scan counting and sniffing; ``PreviewDecoder`` makes the pictures.

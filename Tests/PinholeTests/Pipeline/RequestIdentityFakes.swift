@@ -1,56 +1,8 @@
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeTestFakes
 import Synchronization
-
-/// A gate tasks wait at while it is closed; opening it lets every waiter through, and later arrivals pass at once.
-/// A waiter cancelled while it waits leaves at once with `CancellationError`.
-final class TestGate: Sendable {
-    private struct State {
-        var isOpen: Bool
-        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        var nextID: UInt64 = 0
-    }
-
-    private let state: Locked<State>
-
-    init(open: Bool = true) { state = Locked(State(isOpen: open)) }
-
-    /// Tasks waiting now.
-    var waitingCount: Int { state.withLock { $0.waiters.count } }
-
-    func close() { state.withLock { $0.isOpen = false } }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns when the gate is open.
-    func pass() async throws {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let immediate: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.isOpen { return .success(()) }
-                    state.waiters[id] = continuation
-                    return nil
-                }
-                if let immediate { continuation.resume(with: immediate) }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-        }
-    }
-}
 
 /// A loader whose every load gives new bytes: a PNG signature, then `"<url>|v<n>"` where `n` counts the loads of
 /// that URL from 1. So two loads never look alike, and a decoded image says which load it came from. Loads wait at
@@ -120,23 +72,21 @@ final class PayloadDecoder: ImageDecoding {
 }
 
 /// A pipeline over a ``VersionedLoader`` and a ``PayloadDecoder``, with a disk cache in a fresh directory that is
-/// removed when the fixture is released.
+/// removed when the fixture is released (a ``TemporaryDirectory``).
 final class VersionedPipeline: Sendable {
     let loader = VersionedLoader()
     let decoder = PayloadDecoder()
     let pipeline: ImagePipeline
-    let directory: URL
+    private let scratch: TemporaryDirectory
+    var directory: URL { scratch.url }
 
     init(diskCache: Bool = true, configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pinhole-identity-\(UUID().uuidString)", isDirectory: true)
+        scratch = try TemporaryDirectory(prefix: "pinhole-identity")
         var configuration = ImagePipeline.Configuration(decoder: decoder, dataLoader: loader)
-        configuration.diskCacheDirectory = diskCache ? directory : nil
+        configuration.diskCacheDirectory = diskCache ? scratch.url : nil
         configure(&configuration)
         pipeline = ImagePipeline(configuration: configuration)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     static func url(_ name: String) -> URL { URL(string: "https://images.example/\(name)")! }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -12,21 +13,19 @@ import Testing
 struct FileRootEscapeTests {
     /// `root/` (allowed) and `outside/secret.jpg` beside it.
     final class Tree {
-        let base: URL
+        private let scratch: TemporaryDirectory
+        var base: URL { scratch.url }
         var root: URL { base.appendingPathComponent("root") }
         var secret: URL { base.appendingPathComponent("outside/secret.jpg") }
 
         init() throws {
-            base = FileManager.default.temporaryDirectory
-                .appendingPathComponent("pinhole-root-escape-\(UUID().uuidString)")
+            scratch = try TemporaryDirectory(prefix: "pinhole-root-escape")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(
                 at: base.appendingPathComponent("outside"), withIntermediateDirectories: true)
             try Data("outside the root".utf8).write(to: secret)
             try Data("inside the root".utf8).write(to: root.appendingPathComponent("inside.jpg"))
         }
-
-        deinit { try? FileManager.default.removeItem(at: base) }
 
         /// `root/name` → `target` (a path text, relative or absolute).
         @discardableResult

@@ -1,5 +1,6 @@
 import Foundation
 import PinholeShared
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -49,9 +50,10 @@ struct SlowDNSIsolationTests {
         defer { for task in tasks { task.cancel() } }
         try #require(await eventually { resolver.waiting == count })
         // When a file is read on the I/O pool while they hang
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-dns-\(UUID().uuidString)")
+        let temporary = try TemporaryDirectory(prefix: "pinhole-dns")
+        defer { temporary.remove() }
+        let file = temporary.fileURL("file")
         try Data("file bytes".utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let readBytes = Locked<Data?>(nil)
         let read = Task {
             let data = try await FileDataLoader().loadData(for: DataRequest(url: file)).data

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 import PinholeTestSupport
 import Testing
 
@@ -74,11 +75,11 @@ struct UntrustedSourceGuardTests {
 
     @Test func filesOnlyUnderTheRootWithoutDotDotOrEscapingSymlinks() throws {
         // Given root/inside.jpg, root/link-out → a directory outside, root/file-link → a file outside
-        let base = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pinhole-guard-\(UUID().uuidString)")
+        let temporary = try TemporaryDirectory(prefix: "pinhole-guard")
+        defer { temporary.remove() }
+        let base = temporary.url
         let root = base.appendingPathComponent("root")
         let outside = base.appendingPathComponent("outside")
-        defer { try? FileManager.default.removeItem(at: base) }
         let files = FileManager.default
         try files.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 
 /// A pipeline over a ``GatedDataLoader`` and a ``FakeDecoder``: coordination without I/O.
 struct PipelineFixture {

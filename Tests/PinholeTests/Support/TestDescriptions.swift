@@ -1,4 +1,5 @@
 public import Pinhole
+import PinholeTestFakes
 public import Testing
 
 // Short descriptions for failure messages: Swift Testing prints the values of an `#expect`'s operands, and an

@@ -1,27 +1,8 @@
 import Foundation
 import Pinhole
+import PinholeTestFakes
 
-/// A fresh directory under the system temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pinhole-caching-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func fileURL(_ name: String) -> URL { url.appendingPathComponent(name, isDirectory: false) }
-
-    /// The names of the files in the directory, sorted.
-    func fileNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
-
+extension TemporaryDirectory {
     /// The entry files (32 hex digits) and the sum of their sizes in bytes.
     func entryFiles() throws -> (count: Int, bytes: Int) {
         var count = 0

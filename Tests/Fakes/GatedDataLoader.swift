@@ -1,16 +1,22 @@
-import Foundation
-import Pinhole
+public import Foundation
+public import Pinhole
 import PinholeShared
-import Synchronization
 
-/// A data loader whose loads wait until the test answers them: lets tests observe queueing, coalescing and
-/// cancellation without real I/O. Every call and every cancellation is recorded.
+/// The test suites' one fake data loader: its loads wait until the test answers them, so tests observe queueing,
+/// coalescing and cancellation without real I/O. Every call and every cancellation is recorded.
 ///
 /// An answer given before its load arrives is kept for it (``release(_:with:)``), so the order of "the load
 /// arrives" and "the test answers" never matters. A waiting load ends with `CancellationError` as soon as its
 /// task is cancelled; a test that fails early (a `#require` unwinding its `async let`s and task groups) or
 /// hits its time limit thus leaves nothing waiting. ``close()`` ends every load, waiting or still to come.
-final class GatedDataLoader: DataLoading {
+///
+/// A loader that answers at once (canned answers, or a fake image for every URL) is the same loader with a
+/// responder: ``answerAutomatically(with:)``, ``releaseAutomatically()``, or ``init(answering:)``. Thread-safe;
+/// every member may be used from any isolation.
+public final class GatedDataLoader: DataLoading {
+    /// Answers a load of a URL at once (`nil`: the load waits for ``GatedDataLoader/release(_:with:)``).
+    public typealias Responder = @Sendable (URL) -> Result<DataResponse, any Error>?
+
     private struct Waiting {
         var url: URL
         var id: UInt64
@@ -24,33 +30,57 @@ final class GatedDataLoader: DataLoading {
         var calls: [URL] = []
         var cancelled: [URL] = []
         var nextID: UInt64 = 0
-        var autoRelease = false
+        var responder: Responder?
         var closed = false
     }
 
     private let state = Locked(State())
 
+    /// A loader whose loads all wait for the test.
+    public init() {}
+
+    /// A loader that answers every load with `responder`'s answer at once; URLs it gives `nil` for wait.
+    public convenience init(answering responder: @escaping Responder) {
+        self.init()
+        answerAutomatically(with: responder)
+    }
+
     /// URLs in the order their loads started.
-    var calls: [URL] { state.withLock { $0.calls } }
+    public var calls: [URL] { state.withLock { $0.calls } }
     /// URLs whose loads were cancelled while waiting.
-    var cancelled: [URL] { state.withLock { $0.cancelled } }
+    public var cancelled: [URL] { state.withLock { $0.cancelled } }
     /// Loads waiting now.
-    var waitingURLs: [URL] { state.withLock { $0.waiting.map(\.url) } }
+    public var waitingURLs: [URL] { state.withLock { $0.waiting.map(\.url) } }
+
+    /// How many loads of a URL with this path have started.
+    public func loads(ofPath path: String) -> Int { state.withLock { $0.calls.filter { $0.path == path }.count } }
 
     /// From now on, answer every load at once with a valid fake image body (``FakeImage``); loads waiting now
     /// get theirs too.
-    func releaseAutomatically() {
-        let waiting = state.withLock { state in
-            state.autoRelease = true
-            defer { state.waiting.removeAll() }
-            return state.waiting
+    public func releaseAutomatically() {
+        answerAutomatically { .success(FakeImage.response(for: $0)) }
+    }
+
+    /// From now on, answer every load with `responder`'s answer at once, and the loads waiting now that it
+    /// answers; a URL it gives `nil` for waits for ``release(_:with:)``. Replaces an earlier responder. An
+    /// answer kept by ``release(_:with:)`` still goes first.
+    public func answerAutomatically(with responder: @escaping Responder) {
+        let answered = state.withLock { state -> [(Waiting, Result<DataResponse, any Error>)] in
+            state.responder = responder
+            var answered: [(Waiting, Result<DataResponse, any Error>)] = []
+            state.waiting.removeAll { entry in
+                guard let answer = responder(entry.url) else { return false }
+                answered.append((entry, answer))
+                return true
+            }
+            return answered
         }
-        for entry in waiting { entry.continuation.resume(returning: FakeImage.response(for: entry.url)) }
+        for (entry, answer) in answered { entry.continuation.resume(with: answer) }
     }
 
     /// Ends every waiting load with `CancellationError`, and every later one at once: for the end of a test
     /// that leaves loads behind on purpose (a queue it did not drain).
-    func close() {
+    public func close() {
         let waiting = state.withLock { state in
             state.closed = true
             defer { state.waiting.removeAll() }
@@ -59,7 +89,11 @@ final class GatedDataLoader: DataLoading {
         for entry in waiting { entry.continuation.resume(throwing: CancellationError()) }
     }
 
-    func loadData(for request: DataRequest) async throws -> DataResponse {
+    /// Records the call, then answers with a kept answer, the responder's, or waits for the test.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits, or the loader is closed;
+    ///   else whatever error the test answers with.
+    public func loadData(for request: DataRequest) async throws -> DataResponse {
         let id: UInt64 = state.withLock { state in
             state.calls.append(request.url)
             state.nextID += 1
@@ -74,7 +108,7 @@ final class GatedDataLoader: DataLoading {
                         state.kept[request.url] = kept.isEmpty ? nil : kept
                         return answer
                     }
-                    if state.autoRelease { return .success(FakeImage.response(for: request.url)) }
+                    if let answer = state.responder?(request.url) { return answer }
                     state.waiting.append(Waiting(url: request.url, id: id, continuation: continuation))
                     return nil
                 }
@@ -95,7 +129,7 @@ final class GatedDataLoader: DataLoading {
     ///
     /// - Returns: `true` when a waiting load got the answer, `false` when it was kept.
     @discardableResult
-    func release(_ url: URL, with result: Result<DataResponse, any Error>? = nil) -> Bool {
+    public func release(_ url: URL, with result: Result<DataResponse, any Error>? = nil) -> Bool {
         let answer = result ?? .success(FakeImage.response(for: url))
         let continuation = state.withLock { state -> CheckedContinuation<DataResponse, any Error>? in
             guard let index = state.waiting.firstIndex(where: { $0.url == url }) else {

@@ -1,28 +1,32 @@
-import Foundation
-import Pinhole
-import PinholeShared
-import Synchronization
+public import Foundation
+public import Pinhole
 
-/// Fake encoded images: a PNG signature followed by the source URL, so bodies sniff as images and a decoder can
-/// tell which source it got.
-enum FakeImage {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+/// The test suites' fake encoded images: a PNG signature followed by the source URL, so bodies sniff as images
+/// and a decoder can tell which source it got.
+public enum FakeImage {
+    /// The PNG signature every fake body starts with.
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static func body(for url: URL) -> Data { Data(signature + Array(url.absoluteString.utf8)) }
+    /// The fake body for `url`: the signature, then the URL string.
+    public static func body(for url: URL) -> Data { Data(signature + Array(url.absoluteString.utf8)) }
 
-    static func response(for url: URL) -> DataResponse { DataResponse(data: body(for: url), url: url) }
+    /// A response for `url` carrying its ``body(for:)``.
+    public static func response(for url: URL) -> DataResponse { DataResponse(data: body(for: url), url: url) }
 
     /// The URL string a fake body carries.
-    static func source(of data: Data) -> String { String(decoding: data.dropFirst(signature.count), as: UTF8.self) }
+    public static func source(of data: Data) -> String {
+        String(decoding: data.dropFirst(signature.count), as: UTF8.self)
+    }
 
     /// The colour every pixel of a source's decoded image has: a 24-bit FNV-1a hash of the whole URL string, so
     /// two URLs that differ anywhere (not only in length) give different pixels. Tests `#require` that the
     /// URLs they compare have distinct colours.
-    static func colour(for url: URL) -> PixelImage.RGBA {
+    public static func colour(for url: URL) -> PixelImage.RGBA {
         colour(forSource: url.absoluteString)
     }
 
-    static func colour(forSource source: String) -> PixelImage.RGBA {
+    /// The colour of ``colour(for:)`` for a URL string.
+    public static func colour(forSource source: String) -> PixelImage.RGBA {
         var hash: UInt32 = 2_166_136_261
         for byte in source.utf8 {
             hash ^= UInt32(byte)
@@ -35,7 +39,7 @@ enum FakeImage {
 
     /// What ``FakeDecoder`` makes of `source`'s body (synchronously): a 400×300 source shrunk to `thumbnail`'s
     /// box, every pixel the source's colour.
-    static func decoded(source: String, thumbnail: ThumbnailOptions?) -> DecodedImage {
+    public static func decoded(source: String, thumbnail: ThumbnailOptions?) -> DecodedImage {
         let size = thumbnail?.fittedSize(width: 400, height: 300) ?? PixelSize(width: 400, height: 300)
         let colour = colour(forSource: source)
         let pixels = [UInt8]([colour.r, colour.g, colour.b]).repeated(size.width * size.height)
@@ -45,7 +49,7 @@ enum FakeImage {
 
     /// The colour every pixel of `image` has (so a test can compare it with a URL's ``colour(for:)``), or `nil`
     /// when the pixels differ or the image is not `rgb8`.
-    static func uniformColour(of image: PixelImage) -> PixelImage.RGBA? {
+    public static func uniformColour(of image: PixelImage) -> PixelImage.RGBA? {
         guard image.pixelFormat == .rgb8, image.bytesPerRow == image.width * 3, image.pixels.count >= 3 else {
             return nil
         }
@@ -60,23 +64,8 @@ enum FakeImage {
     }
 
     /// Whether `image` is `url`'s image: every pixel has `url`'s colour.
-    static func isImage(_ image: PixelImage, of url: URL) -> Bool {
+    public static func isImage(_ image: PixelImage, of url: URL) -> Bool {
         uniformColour(of: image) == colour(for: url)
-    }
-}
-
-/// A decoder for ``FakeImage`` bodies: a 400×300 source, shrunk to the box, every pixel the source URL's
-/// ``FakeImage/colour(for:)`` (so tests can tell images apart). Counts its decodes.
-final class FakeDecoder: ImageDecoding {
-    private let count = Locked(0)
-    var decodeCount: Int { count.withLock { $0 } }
-
-    func decode(_ data: Data, options: DecodingOptions) async throws -> DecodedImage {
-        count.withLock { $0 += 1 }
-        guard data.starts(with: FakeImage.signature) else {
-            throw PinholeError(.decodingFailed, "not a fake image")
-        }
-        return FakeImage.decoded(source: FakeImage.source(of: data), thumbnail: options.thumbnail)
     }
 }
 
