@@ -64,6 +64,9 @@ public final class ImageSlot {
     /// The latest progressive preview of the current request (``ImageRequest/Options/progressivePreviews``), shown
     /// while ``phase`` is `.loading`; `nil` otherwise. Never cached.
     public internal(set) var preview: ImageResponse?
+    /// The current request's ``ImageRequest/placeholder`` decoded (32 px on its longer side, `rgba8`): what to draw
+    /// while ``phase`` is `.loading`, before any ``preview``; `nil` without one, and for an image found in memory.
+    public private(set) var placeholder: PixelImage?
     /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
     /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
     /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
@@ -96,8 +99,10 @@ public final class ImageSlot {
         self.request = request
         progress = nil
         preview = nil
+        placeholder = nil
         guard let request else { return setPhase(.empty) }
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
+        placeholder = request.placeholder?.decoded()
         setPhase(.loading)
         let generation = self.generation
         // Started here, not in a later job: `imageTask(for:)` joins the image job already running for the request
@@ -145,6 +150,7 @@ public final class ImageSlot {
         stop()
         progress = nil
         preview = nil
+        placeholder = nil
         if phase.isLoading { setPhase(.empty) }
     }
 

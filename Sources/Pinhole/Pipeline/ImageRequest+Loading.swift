@@ -55,11 +55,12 @@ extension ImageRequest {
 
 extension ImageRequest {
     /// Equal when everything that identifies the request is: URL, source key (so the private headers), thumbnail,
-    /// processors' identifiers, priority, options, headers, timeout and bytes in hand.
+    /// processors' identifiers, priority, options, headers, timeout, bytes in hand and placeholder.
     public static func == (lhs: ImageRequest, rhs: ImageRequest) -> Bool {
         lhs.sourceKey == rhs.sourceKey && lhs.url == rhs.url && lhs.thumbnail == rhs.thumbnail
             && lhs.processing == rhs.processing && lhs.priority == rhs.priority && lhs.options == rhs.options
             && lhs.headers == rhs.headers && lhs.timeout == rhs.timeout && lhs.data == rhs.data
+            && lhs.placeholder == rhs.placeholder
     }
 
     public func hash(into hasher: inout Hasher) {

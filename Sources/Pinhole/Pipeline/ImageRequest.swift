@@ -98,6 +98,10 @@ public struct ImageRequest: Sendable, Hashable {
     }
     /// The whole transfer's deadline for this request; `nil` (the default) uses the loader's.
     public var timeout: Duration?
+    /// A ThumbHash of the image (from a feed, or an earlier ``ThumbHash/init(encoding:)``) that an
+    /// ``ImageSlot`` shows as its ``ImageSlot/placeholder`` while it loads; `nil` by default. Not part of the
+    /// identity: it changes nothing the pipeline loads or caches.
+    public var placeholder: ThumbHash?
     /// The encoded bytes, for a request made with ``init(id:data:thumbnail:processors:priority:options:)``
     /// (nothing is loaded); `nil` otherwise.
     public let data: Data?
