@@ -25,11 +25,11 @@ struct GalleryDiagnosticsLogTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let log = scratch.appendingPathComponent("diagnostics.log").path
 
-        // When the gallery shows it (output not a terminal: frames are still drawn), waits a second and quits
+        // When the gallery shows it (output not a terminal: frames are still drawn) and quits
         let result = try await SpawnedProcess.run(
             [
                 PinholeExecutable.path, "gallery", server.url("/feed.json").absoluteString, "--script",
-                "ready,wait:1000,quit", "--log", log,
+                "ready,quit", "--log", log,
             ],
             environment: ["COLUMNS": "100", "LINES": "30", "XDG_DATA_HOME": scratch.path, "PATH": "/usr/bin:/bin"])
         await server.shutDown()

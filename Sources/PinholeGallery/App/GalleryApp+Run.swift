@@ -47,6 +47,9 @@ extension GalleryApp {
         let writer = app.writer
         _ = try? await WorkerThreadPool.io.run { writer.waitUntilIdle() }
         TerminalSession.restore()
+        // Warnings since the last drain (the frame loop drains every 30 frames) go to the log before it closes.
+        let leftovers = Vips.drainWarnings()
+        if !leftovers.isEmpty { writeDiagnostics(leftovers.map { "libvips: \($0)" }) }
         await withCheckedContinuation { done in diagnosticsQueue.async { done.resume() } }
         if let savedError {
             _ = dup2(savedError, STDERR_FILENO)
