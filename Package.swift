@@ -83,7 +83,7 @@ let package = Package(
         // Benchmarks (a small harness of our own: warm-up, median of N, reference measured in the same run).
         .target(
             name: "PinholeBench",
-            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer", "CTurboJPEG", "CPinholeVips"],
+            dependencies: ["Pinhole", "PinholeCurl", "PinholeVips", "PinholeTestServer"],
             swiftSettings: strictSettings
         ),
 

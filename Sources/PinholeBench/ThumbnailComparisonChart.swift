@@ -1,5 +1,3 @@
-import CPinholeVips
-import CVips
 public import Foundation
 import Pinhole
 import PinholeVips
@@ -92,20 +90,11 @@ public enum ThumbnailComparisonChart {
 
         /// Draws `text` in black with its top-left corner at (`x`, `y`).
         mutating func text(_ text: String, x: Int, y: Int) throws {
-            _ = Vips.version  // libvips initialised
-            var image: UnsafeMutablePointer<VipsImage>?
-            guard CPinholeVips_text(text, 96, &image) == 0, let image else {
-                throw PinholeError(.decodingFailed, "vips_text failed for \"\(text)\"")
-            }
-            defer { CPinholeVips_unref(image) }
-            let (w, h) = (Int(CPinholeVips_width(image)), Int(CPinholeVips_height(image)))
-            var ink = [UInt8](repeating: 0, count: w * h)
-            guard CPinholeVips_bands(image) == 1, CPinholeVips_copy_pixels(image, &ink, ink.count) == 0 else {
-                throw PinholeError(.decodingFailed, "cannot read the pixels of text \"\(text)\"")
-            }
+            let ink = try VipsText.render(text)
+            let (w, h) = (ink.width, ink.height)
             for row in 0..<h where y + row < height {
                 for column in 0..<w where x + column < width {
-                    let coverage = Int(ink[row * w + column])
+                    let coverage = Int(ink.pixels[row * ink.bytesPerRow + column])
                     let offset = ((y + row) * width + x + column) * 3
                     for channel in 0..<3 {
                         pixels[offset + channel] = UInt8(Int(pixels[offset + channel]) * (255 - coverage) / 255)

@@ -1,15 +1,14 @@
-import CTurboJPEG
 import Foundation
 import Pinhole
+import PinholeVips
 
 #if canImport(Glibc)
     import Glibc
     import PinholeShared
 #endif
 
-/// The floor of a JPEG thumbnail on this machine: read each file and decode it with TurboJPEG at 1/8 scale to
-/// RGB (CMYK files: to CMYK), nothing else (no orientation, no resize, no encode). What any JPEG thumbnailer
-/// must at least spend.
+/// The floor of a JPEG thumbnail on this machine (``TurboJPEGFloorDecoder``, in PinholeVips), run on threads of
+/// its own and measured in CPU time.
 enum TurboJPEGFloor {
     /// Threads for the floor's decodes (idle unless the floor runs).
     private static let pool = WorkerThreadPool(threadCount: 16, name: "pinhole-floor")
@@ -25,53 +24,11 @@ enum TurboJPEGFloor {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for k in 0..<count {
                 let shard = stride(from: k, to: files.count, by: count).map { files[$0] }
-                group.addTask { try await pool.run { try decodeSerially(shard) } }
+                group.addTask { try await pool.run { try TurboJPEGFloorDecoder.decodeAtOneEighth(shard) } }
             }
             while let decoded = try await group.next() { blackHole(decoded) }
         }
         return .init(cpuSeconds: cpuSeconds() - before, peakRSSBytes: ProcessStats.peakResidentBytes())
-    }
-
-    /// Blocking: decodes `files` one after another with one handle and one reused output buffer; returns the
-    /// number of pixels decoded.
-    private static func decodeSerially(_ files: [String]) throws -> Int {
-        guard let handle = tjInitDecompress() else { throw PinholeError(.decodingFailed, "tjInitDecompress failed") }
-        defer { tjDestroy(handle) }
-        var buffer: [UInt8] = []
-        var pixels = 0
-        for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw PinholeError(.fileNotFound, "cannot read \(file)")
-            }
-            try data.withUnsafeBytes { bytes in
-                let jpeg = bytes.bindMemory(to: UInt8.self)
-                var width: Int32 = 0
-                var height: Int32 = 0
-                var subsampling: Int32 = 0
-                var colourSpace: Int32 = 0
-                guard
-                    tjDecompressHeader3(
-                        handle, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsampling, &colourSpace) == 0
-                else { throw PinholeError(.decodingFailed, "\(file): \(String(cString: tjGetErrorStr2(handle)))") }
-                let scaledWidth = (Int(width) + 7) / 8
-                let scaledHeight = (Int(height) + 7) / 8
-                // CMYK and YCCK cannot become RGB in TurboJPEG: they are decoded to CMYK (4 bytes a pixel).
-                let isCMYK = colourSpace == TJCS_CMYK.rawValue || colourSpace == TJCS_YCCK.rawValue
-                let (format, bytesPerPixel) = isCMYK ? (TJPF_CMYK, 4) : (TJPF_RGB, 3)
-                let needed = scaledWidth * scaledHeight * bytesPerPixel
-                if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
-                let status = buffer.withUnsafeMutableBufferPointer { output in
-                    tjDecompress2(
-                        handle, jpeg.baseAddress, UInt(jpeg.count), output.baseAddress, Int32(scaledWidth),
-                        Int32(scaledWidth * bytesPerPixel), Int32(scaledHeight), format.rawValue, 0)
-                }
-                guard status == 0 || tjGetErrorCode(handle) == TJERR_WARNING.rawValue else {
-                    throw PinholeError(.decodingFailed, "\(file): \(String(cString: tjGetErrorStr2(handle)))")
-                }
-                pixels += scaledWidth * scaledHeight
-            }
-        }
-        return pixels
     }
 
     /// User + system CPU time of this process so far, in seconds.

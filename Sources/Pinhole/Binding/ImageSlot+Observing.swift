@@ -1,3 +1,5 @@
+import PinholeShared
+
 extension ImageSlot {
     /// What ``ImageSlot/disappear()`` does with a load still running.
     public enum DisappearBehavior: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 extension ImagePipeline {
     /// The options of every decode of `request`'s bytes, final or preview: its thumbnail, the pixel and frame

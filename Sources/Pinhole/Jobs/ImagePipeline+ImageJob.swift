@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 /// The result an image job shares with its callers.
 struct LoadedImage: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 extension ImagePipeline {
     /// Schemes the default loaders handle (`http`, `https`, `file`) plus `data`.

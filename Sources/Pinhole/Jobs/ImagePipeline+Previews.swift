@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 extension ImagePipeline {
     /// Whether previews (made of progressive JPEGs only) may be decoded: not under an untrusted policy that

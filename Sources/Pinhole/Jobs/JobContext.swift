@@ -62,10 +62,3 @@ final class JobContext: Sendable {
         }
     }
 }
-
-/// Unique identifiers for subscribers and queue tokens, process-wide.
-enum UniqueID {
-    private static let counter = Atomic<UInt64>(1)
-
-    static func next() -> UInt64 { counter.wrappingAdd(1, ordering: .relaxed).oldValue }
-}

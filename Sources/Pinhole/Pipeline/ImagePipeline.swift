@@ -1,4 +1,5 @@
 public import Foundation
+import PinholeShared
 
 /// Turns ``ImageRequest``s into display-ready images: memory cache → coalesced image job → coalesced data job
 /// (disk cache, then the loader under the network limit) → decode under the CPU limit → memory cache.

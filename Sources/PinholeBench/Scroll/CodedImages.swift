@@ -1,7 +1,7 @@
-import CTurboJPEG
 import Foundation
 import Pinhole
 import PinholeShared
+import PinholeVips
 
 /// The JPEGs the scroll reproduction's server hands out: for URL `/img/<row>?v=<generation>`, the square photo
 /// of row `row % count` with that URL's ``ScrollImageCode`` painted over its top half, as JPEG quality 80 (4:2:0).
@@ -51,23 +51,8 @@ final class CodedImages: Sendable {
         }
     }
 
-    /// TurboJPEG, quality 80, 4:2:0, from 8-bit RGB.
+    /// JPEG, quality 80 (libvips: 4:2:0 below quality 90), from 8-bit RGB.
     static func encode(_ image: PixelImage) throws -> Data {
-        guard image.pixelFormat == .rgb8, let handle = tjInitCompress() else {
-            throw PinholeError(.encodingFailed, "TurboJPEG cannot encode this \(image.pixelFormat) image")
-        }
-        defer { tjDestroy(handle) }
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            tjCompress2(
-                handle, pixels.baseAddress, Int32(image.width), Int32(image.bytesPerRow), Int32(image.height),
-                Int32(TJPF_RGB.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), 80, 0)
-        }
-        defer { tjFree(output) }
-        guard status == 0, let output else {
-            throw PinholeError(.encodingFailed, "TurboJPEG: \(String(cString: tjGetErrorStr2(handle)))")
-        }
-        return Data(bytes: output, count: Int(size))
+        try VipsEncoder.encodeSynchronously(image, options: EncodingOptions(format: .jpeg, quality: 80))
     }
 }
