@@ -58,3 +58,62 @@ struct GalleryDiagnosticsLogTests {
         #expect(result.stdout.isEmpty)
     }
 }
+
+/// What `--log` refuses, and what it never does to a file: truncate it, follow a link, wait for a reader.
+@Suite(.timeLimit(scaledMinutes: 2))
+struct GalleryLogFileTests {
+    static func gallery(_ arguments: [String]) async throws -> SpawnedProcess.Result {
+        try await SpawnedProcess.run(
+            [PinholeExecutable.path, "gallery", "/nonexistent-feed.json", "--script", "quit"] + arguments,
+            environment: ["COLUMNS": "100", "LINES": "30", "PATH": "/usr/bin:/bin"])
+    }
+
+    @Test(arguments: ["/dev/full", "/dev/null"])
+    func aDeviceIsRefusedAsALogWithItsReason(path: String) async throws {
+        // Given / When the gallery is given a device as its log (writes to /dev/full fail; FileHandle trapped)
+        let result = try await Self.gallery(["--log", path])
+
+        // Then it exits 2 saying it is not a regular file, and drew nothing
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot open the log \(path): not a regular file"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aFIFOWithoutAReaderIsRefusedAtOnce() async throws {
+        // Given a FIFO nobody reads
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-fifo-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+
+        // When / Then the gallery does not wait for a reader: it exits 2 with the reason
+        let result = try await Self.gallery(["--log", fifo])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot open the log \(fifo):"), "\(result.stderr)")
+    }
+
+    @Test func anExistingLogIsAppendedToAndALinkIsNotFollowed() async throws {
+        // Given a log that already holds a line, and a symbolic link to another file
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-append-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("diagnostics.log").path
+        try await writeData(Data("earlier line\n".utf8), toPath: log)
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try await writeData(Data("keep me\n".utf8), toPath: victim)
+        let link = directory.appendingPathComponent("link.log").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+
+        // When the gallery runs with each as its log
+        let appended = try await Self.gallery(["--log", log])
+        let linked = try await Self.gallery(["--log", link])
+
+        // Then the old line is still there, the link is refused and its target untouched
+        #expect(appended.status == 0, "\(appended.stderr)")
+        #expect(try await readText(atPath: log).hasPrefix("earlier line\n"))
+        #expect(linked.status == 2)
+        #expect(linked.stderr.contains("cannot open the log \(link):"), "\(linked.stderr)")
+        #expect(try await readText(atPath: victim) == "keep me\n")
+    }
+}

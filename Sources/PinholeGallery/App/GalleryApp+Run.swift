@@ -18,12 +18,16 @@ extension GalleryApp {
         let inputIsTerminal = isatty(STDIN_FILENO) == 1
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
         let size = TerminalSession.size() ?? fallbackSize(options.environment)
-        let savedError =
-            options.log != nil || (outputIsTerminal && isatty(STDERR_FILENO) == 1)
-            ? redirectStandardError(to: options.log?.path ?? defaultLogPath) : nil
-        if let log = options.log, savedError == nil {
-            FileHandle.standardError.write(Data("pinhole: error: cannot open the log \(log.path)\n".utf8))
-            return 2
+        var savedError: Int32?
+        if options.log != nil || (outputIsTerminal && isatty(STDERR_FILENO) == 1) {
+            switch redirectStandardError(to: options.log?.path ?? defaultLogPath) {
+            case .success(let saved): savedError = saved
+            case .failure(let reason) where options.log != nil:
+                let path = options.log?.path ?? ""
+                _ = writeAll(STDERR_FILENO, "pinhole: error: cannot open the log \(path): \(reason.message)\n")
+                return 2
+            case .failure: break  // the default log is a convenience: without it, standard error stays as it is
+            }
         }
         TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
         let renderer = await renderer(options, size: size, asksTerminal: inputIsTerminal && outputIsTerminal)
@@ -100,26 +104,54 @@ extension GalleryApp {
     /// Serialises writes to the diagnostics log, off the main actor.
     static let diagnosticsQueue = DispatchQueue(label: "pinhole.gallery.diagnostics")
 
-    /// Writes `lines` to standard error (the diagnostics log while the gallery runs), each with its wall-clock time,
-    /// on a queue of its own: the frame loop never waits for the file.
+    /// Writes `lines` (empty ones left out) to standard error (the diagnostics log while the gallery runs), each
+    /// with its wall-clock time, on a queue of its own: the frame loop never waits for the file. A write that fails
+    /// (a full disk, a closed pipe) drops the lines: diagnostics never stop the gallery.
     static func writeDiagnostics(_ lines: [String]) {
+        let kept = lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasSuffix(":") }
+        guard !kept.isEmpty else { return }
         let stamp = Date().formatted(.iso8601)
-        let text = lines.map { "\(stamp) \($0)\n" }.joined()
-        diagnosticsQueue.async { FileHandle.standardError.write(Data(text.utf8)) }
+        let text = kept.map { "\(stamp) \($0)\n" }.joined()
+        diagnosticsQueue.async { _ = writeAll(STDERR_FILENO, text) }
     }
 
-    /// Points standard error at the log file at `path`; returns a duplicate of the old one, or `nil` if that
-    /// failed.
-    private static func redirectStandardError(to path: String) -> Int32? {
-        let log = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard log >= 0 else { return nil }
+    /// Writes all of `text` to `descriptor` with `write(2)`; `false` at the first failure, where
+    /// `FileHandle.write` would trap (a log given with `--log` is always a regular file, so no pipe is written).
+    nonisolated static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
+
+    /// Why a log could not be opened: `strerror`'s words, or what the file is instead of a regular file.
+    struct LogOpenFailure: Error {
+        var message: String
+    }
+
+    /// Points standard error at the log file at `path`, appended to (never truncated), and returns a duplicate of
+    /// the old one. Only a regular file is taken, never through a symbolic link (`O_NOFOLLOW`: a link planted at
+    /// `$TMPDIR/pinhole-gallery.log` does not redirect the writes), and a FIFO is not waited for (`O_NONBLOCK`).
+    private static func redirectStandardError(to path: String) -> Result<Int32, LogOpenFailure> {
+        guard !path.isEmpty else { return .failure(LogOpenFailure(message: "no path given")) }
+        let log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard log >= 0 else { return .failure(LogOpenFailure(message: String(cString: strerror(errno)))) }
+        var status = stat()
+        guard fstat(log, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(log)
+            return .failure(LogOpenFailure(message: "not a regular file"))
+        }
         let saved = dup(STDERR_FILENO)
         guard saved >= 0 else {
             close(log)
-            return nil
+            return .failure(LogOpenFailure(message: String(cString: strerror(errno))))
         }
         _ = dup2(log, STDERR_FILENO)
         _ = close(log)
-        return saved
+        return .success(saved)
     }
 }

@@ -31,8 +31,9 @@ public final class GalleryApp {
         public var layout: LayoutMode
         /// The environment (locale, XDG directories, terminal, `COLUMNS`/`LINES` when not on a terminal).
         public var environment: [String: String]
-        /// The diagnostics log (libvips' warnings, one line each): standard error goes to this file while the
-        /// gallery runs; `nil` (default) for `$TMPDIR/pinhole-gallery.log` while the UI owns the terminal, and
+        /// The diagnostics log (libvips' warnings, one line each, with their time): standard error goes to this
+        /// file, appended to, while the gallery runs; it must be a regular file (or not exist yet) and not a
+        /// symbolic link. `nil` (default) for `$TMPDIR/pinhole-gallery.log` while the UI owns the terminal, and
         /// standard error as it is otherwise. Warnings never go to the screen, where they read as errors.
         public var log: URL?
         /// Where images are asked for (``FeedScreenModel/thumbnailURL``); `nil` (default) loads each URL itself.

@@ -21,7 +21,8 @@ extension ThumbnailCommand.Configuration {
         .flag(
             "--jsonl",
             help: "Print one JSON object per input on stdout as it finishes (input, output, width, "
-                + "height, bytes; or skipped; or error {kind, message}), then one summary line {\"summary\": {...}}."),
+                + "height, bytes, thumbhash; or skipped; or error {kind, message}), then one summary line "
+                + "{\"summary\": {...}}."),
     ]
 
     /// Whether the run is a batch run: inputs stream through, results are reported as they finish, and no

@@ -99,7 +99,7 @@ extension ThumbnailCommand {
                 .flag(
                     "--json",
                     help: "Print one JSON object (sorted keys) on stdout instead of the human summary; each "
-                        + "output has its ThumbHash (thumbhash, base64)."),
+                        + "output has its ThumbHash (thumbhash, base64; a batch run lists no outputs)."),
                 .flag("--help", help: "Show this help (also -h)."),
             ] + batchOptions + requestOptions
 
