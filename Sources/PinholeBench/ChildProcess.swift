@@ -56,6 +56,9 @@ public enum ChildProcess {
         typealias Exit = (status: Int32, end: ContinuousClock.Instant)
         let (status, end): Exit = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
+                // Dropped at once: on Linux a finished Process keeps its handler, and LeakSanitizer has reported
+                // the object graph of Foundation's Process after the benchmark's children exited.
+                finished.terminationHandler = nil
                 continuation.resume(returning: (finished.terminationStatus, clock.now))
             }
             do {

@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 2))
 struct OpenLoopRunTests {
     /// Not under a sanitizer: LeakSanitizer reports the object graph of Foundation's `Process` for the Python
-    /// client (all indirect: a cycle, not pinned down yet; wrk's runs through the same `ChildProcess` leak nothing).
+    /// client (all indirect: a cycle inside Foundation, not pinned down yet; wrk's child sometimes too).
     @Test(.disabled(if: LoadFactor.isSanitizedRun, "Foundation's Process leaks for the Python child under ASan"))
     func everyScheduledRequestIsSentByteForByteAndCountedByStatus() async throws {
         // Given a loopback server that answers /busy/… with 503 at once and anything else with 200 after 50 ms, and

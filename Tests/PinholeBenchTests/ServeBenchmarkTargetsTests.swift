@@ -64,7 +64,12 @@ struct ServeBenchmarkTargetsTests {
         #expect(targets.count == 7)
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/wrk")))
+    /// Not under a sanitizer: LeakSanitizer sometimes reports the object graph of Foundation's `Process` for the
+    /// wrk child (all indirect, a cycle inside Foundation; seen once in CI-like runs, 1.7 KB in 19 objects), as for
+    /// the Python client of ``OpenLoopRunTests``.
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/wrk")),
+        .disabled(if: LoadFactor.isSanitizedRun, "Foundation's Process leaks for the wrk child under ASan"))
     func wrkScriptSendsEveryRequestForAPathNotAskedBefore() async throws {
         // Given a loopback server that answers any path after 50 ms, and 400 distinct paths
         let server = try PinholeTestServer()
