@@ -53,7 +53,8 @@ public enum Vips {
     /// Returns and removes the warnings libvips and GLib emitted since the last call, oldest first.
     ///
     /// The buffer keeps the newest 64 messages (each cut at 255 bytes); when older ones were dropped, the
-    /// list starts with a line saying how many. Messages look like `"VIPS: …"` (the GLib log domain first).
+    /// list starts with a line saying how many. Messages look like `"VIPS: …"` (the GLib log domain first); one
+    /// that is only its domain is left out.
     public static func drainWarnings() -> [String] {
         _ = initStatus
         var warnings: [String] = []
@@ -62,7 +63,10 @@ public enum Vips {
         var buffer = [CChar](repeating: 0, count: 256)
         while CPinholeVips_take_warning(&buffer, buffer.count) == 1 {
             let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            warnings.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            // A message that is only its domain (`"VIPS:"`: libvips logs empty lines after some warnings) says nothing.
+            guard !text.hasSuffix(":") || text.contains(" ") else { continue }
+            warnings.append(text)
         }
         return warnings
     }

@@ -104,14 +104,12 @@ extension GalleryApp {
     /// Serialises writes to the diagnostics log, off the main actor.
     static let diagnosticsQueue = DispatchQueue(label: "pinhole.gallery.diagnostics")
 
-    /// Writes `lines` (empty ones left out) to standard error (the diagnostics log while the gallery runs), each
+    /// Writes `lines` to standard error (the diagnostics log while the gallery runs), each
     /// with its wall-clock time, on a queue of its own: the frame loop never waits for the file. A write that fails
     /// (a full disk, a closed pipe) drops the lines: diagnostics never stop the gallery.
     static func writeDiagnostics(_ lines: [String]) {
-        let kept = lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasSuffix(":") }
-        guard !kept.isEmpty else { return }
         let stamp = Date().formatted(.iso8601)
-        let text = kept.map { "\(stamp) \($0)\n" }.joined()
+        let text = lines.map { "\(stamp) \($0)\n" }.joined()
         diagnosticsQueue.async { _ = writeAll(STDERR_FILENO, text) }
     }
 

@@ -40,7 +40,8 @@ struct ShortDescriptionTests {
             "\([response])", "\(ImageSlot.Phase.success(response))",
             String(reflecting: ImageSlot.Phase.success(response)),
             "\(ImageTask.Event.finished(.success(response)))", "\(ImageTask.Event.preview(response))",
-            String(reflecting: DecodedImage(image: response.image, info: response.info)),
+            String(reflecting: DecodedImage(image: response.image, info: response.info)), "\([response.image])",
+            String(reflecting: response.image),
         ]
 
         // When / Then none is longer than a line, none has the pixels' value, none has the header's secret
