@@ -2,9 +2,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -71,12 +68,4 @@ int CPinholeServer_client_address(struct MHD_Connection *connection, char *buffe
         return -1;
     }
     return inet_ntop(address->sa_family, bytes, buffer, (socklen_t)length) == NULL ? -1 : 0;
-}
-
-int CPinholeServer_trim_memory(void) {
-#ifdef __GLIBC__
-    return malloc_trim(0);
-#else
-    return 0;
-#endif
 }

@@ -1,12 +1,14 @@
 import Foundation
 import PinholeTestFakes
 import PinholeTestSupport
+import PinholeVips
 import Testing
 
 @testable import pinhole
 
-/// The command line's glibc `malloc` tuning (`MallocTuning`): arenas keep 64 MiB of free memory at their top, so
-/// a batch of photos does not fault the same pages in again for every thumbnail; long-lived commands do not pad.
+/// The command line's glibc `malloc` tuning (`MallocTuning.apply(for:)` with `PinholeCLI.mallocWorkload`): arenas
+/// keep 64 MiB of free memory at their top, so a batch of photos does not fault the same pages in again for every
+/// thumbnail; the server pads too (it trims once idle); the other long-lived commands do not pad.
 @Suite(.timeLimit(scaledMinutes: 3))
 struct MallocTuningTests {
     struct Summary: Decodable {
@@ -49,21 +51,13 @@ struct MallocTuningTests {
             "\(withPolicy.pageFaults) page faults with the policy, \(withDefault.pageFaults) without")
     }
 
-    @Test(arguments: [("thumbnail", true), ("gallery", false), ("bench", false), ("debug", false), (nil, false)])
-    func onlyTheThumbnailCommandPadsTheArenaTop(command: String?, pads: Bool) {
-        // Given the first argument, When the policy is chosen, Then only a batch of thumbnails keeps a top pad
-        // (a gallery or a benchmark lives on after its decodes and would keep what it padded)
-        #expect(MallocTuning.padsArenaTop(command: command) == pads)
-    }
-
     @Test(
         arguments: [
-            ("131072", true), ("0", true), ("0x20000", true), (nil, false), ("", false), ("abc", false), ("64M", false),
-            (" 1", false), ("-1", false), ("0x", false),
-        ] as [(String?, Bool)])
-    func aUsersOwnSettingCountsOnlyWhenGlibcTakesItAsANumber(value: String?, isSetting: Bool) {
-        // Given a MALLOC_*_ variable's value, When the policy decides whether the user set it, Then only a number
-        // glibc parses keeps the policy's value out (garbage would otherwise leave neither value in force)
-        #expect(MallocTuning.setsNumber(value) == isSetting)
+            ("thumbnail", true), ("serve", true), ("gallery", false), ("bench", false), ("debug", false), (nil, false),
+        ])
+    func onlyABatchAndTheServerThatTrimsWhenIdlePadTheArenaTop(command: String?, pads: Bool) {
+        // Given the first argument, When the policy is chosen, Then only a batch of thumbnails and the server (which
+        // gives memory back once idle) keep a top pad (a gallery or a benchmark would keep what it padded)
+        #expect((PinholeCLI.mallocWorkload(command: command) == .throughput) == pads)
     }
 }

@@ -50,8 +50,4 @@ uint16_t CPinholeServer_port(struct MHD_Daemon *daemon);
 /// Writes the client's numeric address (inet_ntop) into `buffer`; returns 0, or -1 when unknown.
 int CPinholeServer_client_address(struct MHD_Connection *connection, char *buffer, size_t length);
 
-/// Gives the memory glibc's malloc holds free back to the system (`malloc_trim(0)`: every arena, and the free
-/// pages inside them). Returns 1 when some was released, 0 otherwise or without glibc.
-int CPinholeServer_trim_memory(void);
-
 #endif

@@ -161,5 +161,7 @@ void CPinholeVips_free(void *pointer);
 #include "CPinholeVipsEvidence.h"
 // The lock that keeps libvips' ORC (SIMD) paths safe to leave on.
 #include "CPinholeVipsOrcLock.h"
+// glibc malloc settings and figures (MallocTuning).
+#include "CPinholeVipsMalloc.h"
 
 #endif

@@ -21,7 +21,7 @@ final class IdleMemoryTrimmer: Sendable {
 
     /// - Parameters:
     ///   - delay: idle time before a trim; 1 s by default.
-    ///   - trim: what a trim does (`malloc_trim(0)` in the server).
+    ///   - trim: what a trim does (`MallocTuning.releaseFreeMemory()` in the server).
     init(delay: Duration = .seconds(1), trim: @escaping @Sendable () -> Void) {
         self.delay = delay
         self.trim = trim

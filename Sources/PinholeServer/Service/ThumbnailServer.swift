@@ -1,6 +1,7 @@
 import CPinholeServer
 import Foundation
 import Pinhole
+import PinholeVips
 import Synchronization
 
 /// The HTTP front of a ``ThumbnailService``: imgproxy-style processing URLs, signature checks, `Accept`
@@ -22,7 +23,7 @@ public final class ThumbnailServer: HTTPResponding {
     let draining = Atomic<Bool>(false)
     let working = CountGate()
     /// Gives memory freed by a burst back to the system once no answer has been made for a second.
-    let memoryTrimmer = IdleMemoryTrimmer { _ = CPinholeServer_trim_memory() }
+    let memoryTrimmer = IdleMemoryTrimmer { _ = MallocTuning.releaseFreeMemory() }
 
     /// - Parameter log: receives each access-log line (stdout in `pinhole serve`).
     public init(
