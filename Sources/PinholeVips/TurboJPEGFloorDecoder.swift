@@ -1,6 +1,6 @@
 import CTurboJPEG
-package import Foundation
-package import Pinhole
+import Foundation
+import Pinhole
 
 /// The floor of a JPEG thumbnail on this machine, for `pinhole bench thumbnail --compare`: each file read and
 /// decoded by TurboJPEG at 1/8 scale to RGB (CMYK files: to CMYK), nothing else (no orientation, no resize, no
