@@ -2,9 +2,11 @@ import Foundation
 import PinholeShared
 
 extension ServeBenchmark {
-    /// `pinhole thumbnail CORPUS --size 512 --format F --jobs CORES --out DIR`, ``Configuration/inProcessRuns``
-    /// times, each a fresh process: images per second of the whole process and its CPU per image (the children's
-    /// CPU time across the run; no other child ends meanwhile).
+    /// `pinhole thumbnail CORPUS --size 512 --format F --jobs CORES --untrusted --allowed-root CORPUS --out DIR`,
+    /// ``Configuration/inProcessRuns`` times, each a fresh process: images per second of the whole process and its
+    /// CPU per image (the children's CPU time across the run; no other child ends meanwhile). `--untrusted` because
+    /// the server decodes every source under the untrusted-source policy too (its format's own loader only), so the
+    /// ratio prices what the issue asks about: HTTP, signing and negotiation.
     ///
     /// - Throws: ``BenchServeError`` when the command fails.
     func inProcessReference(_ format: ServeFormat, corpus: ServeCorpus, work: URL) async throws -> InProcessReference {
@@ -18,7 +20,8 @@ extension ServeBenchmark {
                 configuration.pinholeExecutable,
                 [
                     "thumbnail", corpus.directory.path, "--size", String(Self.side), "--format", format.rawValue,
-                    "--quality", String(Self.quality), "--jobs", String(configuration.cores), "--out", out,
+                    "--quality", String(Self.quality), "--jobs", String(configuration.cores), "--untrusted",
+                    "--allowed-root", corpus.directory.path, "--out", out,
                 ])
             let cpuSeconds = ProcessStats.childCPUSeconds() - cpuBefore
             guard result.status == 0 else {

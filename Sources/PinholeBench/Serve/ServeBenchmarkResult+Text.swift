@@ -15,7 +15,7 @@ extension ServeBenchmarkResult {
         lines.append("")
         for reference in inProcess {
             lines.append(
-                "in-process pinhole thumbnail --jobs \(reference.jobs), \(reference.format.rawValue): "
+                "in-process pinhole thumbnail --jobs \(reference.jobs) --untrusted, \(reference.format.rawValue): "
                     + "\(Self.format(reference.imagesPerSecond.median)) images/s "
                     + "(\(Self.format(reference.imagesPerSecond.minimum))-"
                     + "\(Self.format(reference.imagesPerSecond.maximum))), "
