@@ -2,14 +2,19 @@ import Foundation
 import Pinhole
 
 extension ThumbnailBenchmark {
-    /// Peak RSS of single thumbnails, each made in a fresh `pinhole bench rss FILE` process, against a 1×1 JPEG.
+    /// Peak RSS of single thumbnails, each made in a fresh `pinhole bench rss FILE` process, against a 1×1 JPEG:
+    /// ``Configuration/rssFiles``, then ``Configuration/heicSources`` re-encoded to HEIC.
     func measureMemory() async throws -> ThumbnailBenchmarkResult.Memory {
-        let reference = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-1x1-\(UUID()).jpg").path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-rss-\(UUID())")
+        try await WorkerThreadPool.io.run {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
+        let reference = work.appendingPathComponent("1x1.jpg").path
         try await RSSProbe.writeOnePixelJPEG(to: reference)
-        defer { try? FileManager.default.removeItem(atPath: reference) }
         let referenceProbe = try await probe(reference)
         var probes: [ThumbnailBenchmarkResult.Memory.Probe] = []
-        for file in configuration.rssFiles {
+        for file in try await configuration.rssFiles + heicCopies(in: work) {
             let result = try await probe(file)
             probes.append(
                 .init(
@@ -17,6 +22,23 @@ extension ThumbnailBenchmark {
                     overReferenceBytes: result.peakResidentBytes - referenceProbe.peakResidentBytes))
         }
         return .init(referencePeakRSSBytes: referenceProbe.peakResidentBytes, probes: probes)
+    }
+
+    /// ``Configuration/heicSources`` re-encoded to HEIC in `directory` (same base names), by libvips' own tool.
+    ///
+    /// - Throws: ``PinholeError/Code/encodingFailed`` when `vips` fails.
+    private func heicCopies(in directory: URL) async throws -> [String] {
+        var copies: [String] = []
+        for source in configuration.heicSources {
+            let name = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent + ".heic"
+            let copy = directory.appendingPathComponent(name).path
+            let run = try await ChildProcess.run(configuration.vipsExecutable, ["copy", source, copy + "[Q=80]"])
+            guard run.status == 0 else {
+                throw PinholeError(.encodingFailed, "vips copy \(source) exited \(run.status)")
+            }
+            copies.append(copy)
+        }
+        return copies
     }
 
     /// The probe of `file` with the median peak RSS over ``Configuration/rssRuns`` fresh processes.

@@ -30,6 +30,11 @@ public struct ThumbnailBenchmark: Sendable {
         public var jobCounts: [Int] = Array(Set([1, ProcessInfo.processInfo.activeProcessorCount])).sorted()
         /// Files whose single-thumbnail peak RSS is measured against a 1×1 JPEG.
         public var rssFiles: [String] = []
+        /// Files re-encoded to HEIC for the RSS probes (`vips copy FILE NAME.heic[Q=80]`, libvips-tools), in a
+        /// temporary directory: the corpus has no HEIC of its own. None by default.
+        public var heicSources: [String] = []
+        /// The `vips` executable that re-encodes ``heicSources``.
+        public var vipsExecutable = "/usr/bin/vips"
         /// Rounds of each RSS probe (the median is reported); 3 by default.
         public var rssRuns = 3
 

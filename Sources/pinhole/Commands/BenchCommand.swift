@@ -99,6 +99,7 @@ enum BenchCommand {
         let jobs = try parsed.integer("--jobs", default: cores, in: 1...256)
         configuration.jobCounts = Array(Set([1, jobs])).sorted()
         configuration.rssFiles = rssFiles(corpus: corpus)
+        configuration.heicSources = [corpus + "/sunset-12mp.jpg"].filter { FileManager.default.fileExists(atPath: $0) }
         let json = parsed.has("--json")
         do {
             let result = try await ThumbnailBenchmark(configuration: configuration).run { line in
