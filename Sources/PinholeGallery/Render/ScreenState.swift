@@ -84,6 +84,9 @@ public struct ScreenState: Sendable, Hashable {
         case none
         /// Loading (or converting): a placeholder.
         case loading
+        /// Loading, with the picture of the request's ThumbHash placeholder to draw meanwhile (drawn like
+        /// ``image(_:)``, captioned like ``loading``).
+        case placeholder(TerminalPicture)
         /// Ready: the picture to draw (its box is the layout's thumbnail, tile or full-view box).
         case image(TerminalPicture)
         /// Failed, with a short reason; `r` retries.
