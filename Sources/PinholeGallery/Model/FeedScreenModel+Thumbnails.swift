@@ -78,7 +78,7 @@ extension FeedScreenModel {
 
     private func thumbnailChanged(row index: Int, slot: ImageSlot) {
         guard let binding = bindings[index], binding.slot === slot else { return }
-        if let placeholder = slot.placeholder, let request = slot.request {
+        if slot.phase.isLoading, let placeholder = slot.placeholder, let request = slot.request {
             let key = thumbnailKey(request).placeholder
             if pictureCache[key] == nil { draw(placeholder, key: key) }
         }
