@@ -43,6 +43,39 @@ struct GalleryDiagnosticsLogTests {
         #expect(result.stdout.contains("Printed colours"))
     }
 
+    @Test func anUnusableThumbHashInTheFeedIsWrittenToTheLogAndTheItemStillShows() async throws {
+        // Given a feed whose one item carries a `_pinhole.thumbhash` that is not base64
+        let server = try PinholeTestServer()
+        let image = try await readData(atPath: Self.inputs.appendingPathComponent("baseline.jpg").path)
+        server.route("/photo.jpg", .image(image))
+        let item: [String: Any] = [
+            "id": "7", "title": "Broken hash", "image": server.url("/photo.jpg").absoluteString,
+            "_pinhole": ["thumbhash": "%%%"],
+        ]
+        let feed: [String: Any] = ["version": "https://jsonfeed.org/version/1.1", "title": "Hashes", "items": [item]]
+        server.route("/feed.json", Route(body: try JSONSerialization.data(withJSONObject: feed)))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-log-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = scratch.appendingPathComponent("diagnostics.log").path
+
+        // When the gallery shows it and quits
+        let result = try await SpawnedProcess.run(
+            [
+                PinholeExecutable.path, "gallery", server.url("/feed.json").absoluteString, "--script",
+                "ready,quit", "--log", log,
+            ],
+            environment: ["COLUMNS": "100", "LINES": "30", "XDG_DATA_HOME": scratch.path, "PATH": "/usr/bin:/bin"])
+        await server.shutDown()
+
+        // Then it quit cleanly, the item was shown, and the log names the ignored value
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Broken hash"))
+        let logged = try await readText(atPath: log)
+        #expect(logged.contains("feed item 7: _pinhole.thumbhash is not a base64 ThumbHash; ignored"), "\(logged)")
+        #expect(!result.stdout.contains("_pinhole"))
+    }
+
     @Test func aLogThatCannotBeOpenedIsAnErrorBeforeTheScreenIsTaken() async throws {
         // Given a log path in a directory that does not exist
         let log = "/nonexistent-\(UUID())/diagnostics.log"

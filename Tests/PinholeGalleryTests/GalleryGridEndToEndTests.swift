@@ -44,9 +44,13 @@ struct GalleryGridEndToEndTests {
                     rows: origin.row..<(origin.row + layout.tileRows)) > 0.9
             }.count
         }
-        // When the demo's first screen of tiles has loaded
+        // The status line's count of thumbnails shown (a tile is coloured by its ThumbHash placeholder before that)
+        func shown(_ pane: String) -> Int {
+            pane.firstMatch(of: /· shown (\d+)/).flatMap { Int($0.1) } ?? 0
+        }
+        // When the demo's first screen of tiles has loaded (every tile coloured, at least 12 thumbnails shown)
         let pane = try await tmux.waitForPane(escapes: true, timeout: .seconds(150)) { pane in
-            drawnTiles(PaneCells(capture: pane)) == tiles.count
+            drawnTiles(PaneCells(capture: pane)) == tiles.count && shown(pane) >= 12
         }
         let cells = PaneCells(capture: pane)
         // Then at least 12 tiles (18 fit) are covered with truecolor cells, in at least 200 distinct colours,

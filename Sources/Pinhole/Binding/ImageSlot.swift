@@ -11,6 +11,10 @@ public import Observation
 ///   priority is passed on to the running load. After a failure or ``cancel()``, the same request loads again.
 /// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
 ///   result for an older request is dropped and counted in ``staleResultsDropped``.
+/// - With ``keepsPreviousImageWhileLoading`` on, a new request keeps the image shown before it in ``previous``
+///   (``image`` draws it) until the new image or a failure arrives; ``prepareForReuse()`` is how a reused view
+///   says "another row" (it forgets the old row's image), and `load(nil)` forgets it too. The generation rule is
+///   unchanged: a result of an older request still never lands.
 /// - ``cancel()`` when the view disappears (or ``disappear()``, which follows ``disappearBehavior``: cancel, or
 ///   only lower the priority so a row scrolled back into view finds its load still running); ``retry()`` after a
 ///   failure.
@@ -65,8 +69,25 @@ public final class ImageSlot {
     /// while ``phase`` is `.loading`; `nil` otherwise. Never cached.
     public internal(set) var preview: ImageResponse?
     /// The current request's ``ImageRequest/placeholder`` decoded (32 px on its longer side, `rgba8`): what to draw
-    /// while ``phase`` is `.loading`, before any ``preview``; `nil` without one, and for an image found in memory.
+    /// while ``phase`` is `.loading`, before any ``preview``; `nil` without one, for an image found in memory, and
+    /// while a ``previous`` image is kept (it beats the placeholder).
     public private(set) var placeholder: PixelImage?
+    /// Whether a new request keeps the image shown now (in ``previous``, drawn by ``image``) while it loads, so a
+    /// refresh that gives a row a new URL does not flash back to the placeholder; `false` by default.
+    ///
+    /// The kept image belongs to the slot's logical row: call ``prepareForReuse()`` when a reused view (a
+    /// `UICollectionViewCell`, a recycled terminal row) is bound to another row, or the old row's image shows until
+    /// the new one arrives. A SwiftUI row whose slot lives in its `@State` is reused for the same item only.
+    @ObservationIgnored public var keepsPreviousImageWhileLoading = false
+    /// The image shown before the current request, kept while it loads (``keepsPreviousImageWhileLoading``); `nil`
+    /// when off, when nothing was shown, and once the current request's image arrives.
+    ///
+    /// A failure keeps it (``phase`` is `.failure`, and a view may draw the old picture with an error mark, or
+    /// not); ``cancel()`` keeps it (the row is still the same row); ``prepareForReuse()`` and `load(nil)` drop it.
+    public private(set) var previous: ImageResponse?
+    /// What to draw now, best first: the current image (`.success`), else the current request's ``preview``, else
+    /// the ``previous`` image; `nil` otherwise (draw ``placeholder``, if any).
+    public var image: PixelImage? { phase.image ?? preview?.image ?? previous?.image }
     /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
     /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
     /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
@@ -96,13 +117,17 @@ public final class ImageSlot {
             return
         }
         stop(cancellingTheRunningLoad: checksGeneration)
+        // Taken before the phase changes: the image on screen now, or the one already kept by an earlier refresh.
+        let shown = keepsPreviousImageWhileLoading ? phase.response ?? previous : nil
         self.request = request
         progress = nil
         preview = nil
         placeholder = nil
+        previous = nil
         guard let request else { return setPhase(.empty) }
         if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
-        placeholder = request.placeholder?.decoded()
+        previous = shown
+        if shown == nil { placeholder = request.placeholder?.decoded() }
         setPhase(.loading)
         let generation = self.generation
         // Started here, not in a later job: `imageTask(for:)` joins the image job already running for the request
@@ -145,13 +170,21 @@ public final class ImageSlot {
         }
     }
 
-    /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown.
+    /// Stops the current request (the view went away). The phase becomes `.empty` unless an image is shown; a kept
+    /// ``previous`` image stays (the view is still the same row's: use ``prepareForReuse()`` for another row).
     public func cancel() {
         stop()
         progress = nil
         preview = nil
         placeholder = nil
         if phase.isLoading { setPhase(.empty) }
+    }
+
+    /// The view is about to show another row (`prepareForReuse()` of a cell): cancels the current request and
+    /// forgets everything of the old row, its image and a kept ``previous`` one included. ``phase`` becomes
+    /// `.empty`; the next ``load(_:)`` shows the new request's placeholder, never the old row's picture.
+    public func prepareForReuse() {
+        load(nil)
     }
 
     /// Cancels the running load, if any, and makes any result still on its way stale.
@@ -179,7 +212,9 @@ public final class ImageSlot {
         imageTask = nil
         preview = nil
         switch result {
-        case .success(let response): setPhase(.success(response))
+        case .success(let response):
+            previous = nil
+            setPhase(.success(response))
         case .failure(let error): setPhase(.failure(error))
         }
     }

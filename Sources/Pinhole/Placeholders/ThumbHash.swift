@@ -39,6 +39,10 @@ public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
         self = hash
     }
 
+    /// The bytes the hash's header declares it takes (header and AC terms); ``bytes`` may hold more, which decoding
+    /// ignores (as the reference decoder does). A reader of untrusted hashes can require the two to be equal.
+    public var declaredByteCount: Int { header.byteCount }
+
     /// The bytes in base64 (RFC 4648, with padding).
     public var base64: String { Data(bytes).base64EncodedString() }
 

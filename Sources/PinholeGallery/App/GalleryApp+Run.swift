@@ -40,6 +40,7 @@ extension GalleryApp {
             locale: GalleryLocale.fromEnvironment(options.environment), size: size, layoutMode: options.layout,
             renderer: renderer)
         model.thumbnailURL = options.thumbnailURL
+        model.onLog = { lines in writeDiagnostics(lines) }
         let app = GalleryApp(
             model: model, script: options.script, size: size, tracksTerminalSize: outputIsTerminal,
             decodeNice: options.decodeNice)

@@ -1,4 +1,5 @@
 public import Foundation
+public import Pinhole
 
 /// A JSON Feed document, version 1 or 1.1 (https://jsonfeed.org/version/1.1): the fields Pinhole shows.
 ///
@@ -27,9 +28,15 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
         public var date: Date?
         /// `summary`, else `content_text`.
         public var summary: String?
+        /// The placeholder of the item's image: the `_pinhole` extension's `thumbhash` (base64), see
+        /// `JSONFeed+Extension.swift`; `nil` when absent or unusable.
+        public var placeholder: ThumbHash?
+        /// Why a `_pinhole` extension present in the item was ignored, for the gallery's log; `nil` otherwise.
+        public var extensionProblem: String?
 
         enum CodingKeys: String, CodingKey {
             case id, title, url, image, summary
+            case pinhole = "_pinhole"
             case bannerImage = "banner_image"
             case datePublished = "date_published"
             case dateModified = "date_modified"
@@ -37,8 +44,10 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
         }
 
         public init(
-            id: String, title: String, url: URL? = nil, image: URL? = nil, date: Date? = nil, summary: String? = nil
+            id: String, title: String, url: URL? = nil, image: URL? = nil, date: Date? = nil, summary: String? = nil,
+            placeholder: ThumbHash? = nil
         ) {
+            self.placeholder = placeholder
             self.id = id
             self.title = title
             self.url = url
@@ -66,6 +75,7 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
             let summaryText = (try? container.decodeIfPresent(String.self, forKey: .summary)) ?? nil
             let contentText = (try? container.decodeIfPresent(String.self, forKey: .contentText)) ?? nil
             summary = summaryText ?? contentText
+            (placeholder, extensionProblem) = Self.pinholeExtension(container, id: id)
         }
 
         private static func url(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> URL? {
@@ -111,6 +121,9 @@ public struct JSONFeed: Sendable, Hashable, Decodable {
             throw FeedError(.notAFeed, "the JSON Feed is malformed: \(error)")
         }
     }
+
+    /// Why items' `_pinhole` extensions were ignored, one line per item, in document order.
+    public var diagnostics: [String] { items.compactMap(\.extensionProblem) }
 
     /// RFC 3339 with or without fractional seconds.
     static func parseDate(_ text: String) -> Date? {

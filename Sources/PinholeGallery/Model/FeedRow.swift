@@ -1,4 +1,5 @@
 public import Foundation
+public import Pinhole
 
 /// One feed item ready to show: its text already formatted (off the main actor, when the feed was decoded).
 public struct FeedRow: Sendable, Hashable, Identifiable {
@@ -11,8 +12,14 @@ public struct FeedRow: Sendable, Hashable, Identifiable {
     public var summary: String
     /// The thumbnail's source, or `nil`.
     public var imageURL: URL?
+    /// The thumbnail's placeholder (the item's `_pinhole.thumbhash`), drawn until the thumbnail arrives; or `nil`.
+    public var placeholder: ThumbHash?
 
-    public init(id: String, title: String, date: String, summary: String = "", imageURL: URL? = nil) {
+    public init(
+        id: String, title: String, date: String, summary: String = "", imageURL: URL? = nil,
+        placeholder: ThumbHash? = nil
+    ) {
+        self.placeholder = placeholder
         self.id = id
         self.title = title
         self.date = date
@@ -28,7 +35,8 @@ public struct FeedRow: Sendable, Hashable, Identifiable {
                 title: oneLine(item.title),
                 date: item.date.map { $0.formatted(dateStyle) } ?? "",
                 summary: oneLine(item.summary ?? ""),
-                imageURL: item.image
+                imageURL: item.image,
+                placeholder: item.placeholder
             )
         }
     }

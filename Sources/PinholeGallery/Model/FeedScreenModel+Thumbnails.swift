@@ -19,9 +19,13 @@ extension FeedScreenModel {
     public var prefetchRequests: [ImageRequest] { prefetching }
 
     /// The thumbnail request of an image for the current layout (list box, or grid tile).
-    func thumbnailRequest(_ url: URL, priority: ImageRequest.Priority = .normal) -> ImageRequest {
+    func thumbnailRequest(
+        _ url: URL, placeholder: ThumbHash? = nil, priority: ImageRequest.Priority = .normal
+    ) -> ImageRequest {
         let box = layout.thumbnailOptions
-        return ImageRequest(url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority)
+        var request = ImageRequest(url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority)
+        request.placeholder = placeholder
+        return request
     }
 
     /// The key of `request`'s thumbnail picture in the current layout.
@@ -45,7 +49,7 @@ extension FeedScreenModel {
             let slot = ImageSlot(pipeline: pipeline)
             bindings[index] = RowBinding(slot: slot, itemID: rows[index].id)
             slot.onChange = { [weak self] slot in self?.thumbnailChanged(row: index, slot: slot) }
-            slot.load(thumbnailRequest(url))
+            slot.load(thumbnailRequest(url, placeholder: rows[index].placeholder))
             if case .success(let response) = slot.phase, response.source == .memoryCache { memoryCacheHits += 1 }
         }
         updatePrefetching(visible: visible)
@@ -74,6 +78,10 @@ extension FeedScreenModel {
 
     private func thumbnailChanged(row index: Int, slot: ImageSlot) {
         guard let binding = bindings[index], binding.slot === slot else { return }
+        if slot.phase.isLoading, let placeholder = slot.placeholder, let request = slot.request {
+            let key = thumbnailKey(request).placeholder
+            if pictureCache[key] == nil { draw(placeholder, key: key) }
+        }
         if case .success(let response) = slot.phase, let request = slot.request {
             let key = thumbnailKey(request)
             if pictureCache[key] != nil {
@@ -101,6 +109,8 @@ extension FeedScreenModel {
 
     private func drawingFinished(_ key: PictureCache.Key) {
         pendingConversions.remove(key)
+        // A placeholder's picture shows nothing new once its image's own picture is there; the redraw decides.
+        if key.isPlaceholder { return invalidate() }
         var changed = false
         for (index, binding) in bindings {
             guard case .success = binding.slot.phase, let request = binding.slot.request, thumbnailKey(request) == key
@@ -136,17 +146,28 @@ extension FeedScreenModel {
         return pictureState(slot) { thumbnailKey($0) }
     }
 
-    /// What a slot's picture shows now: loading, failed, or the drawn picture once it is in the cache.
+    /// What a slot's picture shows now: loading (with the request's placeholder once it is drawn), failed, or the
+    /// drawn picture once it is in the cache.
     func pictureState(_ slot: ImageSlot, key: (ImageRequest) -> PictureCache.Key) -> ScreenState.Thumbnail {
         switch slot.phase {
         case .empty, .loading:
-            return .loading
+            return placeholderState(slot, key: key)
         case .failure(let error):
             return .failed(Self.reason(error))
         case .success:
-            guard let request = slot.request, let picture = pictureCache[key(request)] else { return .loading }
+            guard let request = slot.request, let picture = pictureCache[key(request)] else {
+                return placeholderState(slot, key: key)
+            }
             return .image(picture)
         }
+    }
+
+    /// `.placeholder` with the drawn picture of the request's ThumbHash, else `.loading`.
+    private func placeholderState(_ slot: ImageSlot, key: (ImageRequest) -> PictureCache.Key) -> ScreenState.Thumbnail {
+        guard let request = slot.request, request.placeholder != nil,
+            let picture = pictureCache[key(request).placeholder]
+        else { return .loading }
+        return .placeholder(picture)
     }
 
     /// `true` once the feed failed, or loaded with every visible thumbnail (or the full view's photo) drawn or
@@ -162,8 +183,10 @@ extension FeedScreenModel {
     }
 
     private func isLoading(_ thumbnail: ScreenState.Thumbnail) -> Bool {
-        if case .loading = thumbnail { return true }
-        return false
+        switch thumbnail {
+        case .loading, .placeholder: true
+        case .none, .image, .failed: false
+        }
     }
 
     /// A few words for a failed picture: "HTTP 404", "not an image", "network failure".

@@ -64,6 +64,11 @@ public final class FeedScreenModel {
     /// Rows bound straight from the memory cache (``ImageSlot`` looks there synchronously, so these hits do not
     /// reach ``ImagePipeline/metrics``).
     @ObservationIgnored public internal(set) var memoryCacheHits = 0
+    /// Lines for the diagnostics log (the feed's ignored `_pinhole` extensions), called on the main actor when a
+    /// feed is shown; `nil` by default (the app writes them to `--log`).
+    @ObservationIgnored public var onLog: (@MainActor ([String]) -> Void)?
+    /// The diagnostics of the feed shown now (see ``JSONFeed/diagnostics``); empty before it loads.
+    @ObservationIgnored public private(set) var feedDiagnostics: [String] = []
     /// Called on the main actor after every redraw request; `nil` by default.
     @ObservationIgnored public var onRedraw: (@MainActor () -> Void)?
 
@@ -206,6 +211,8 @@ public final class FeedScreenModel {
             case .success(let feed):
                 feedTitle = feed.title
                 rows = feed.rows
+                feedDiagnostics = feed.diagnostics
+                if !feed.diagnostics.isEmpty { onLog?(feed.diagnostics) }
                 phase = .loaded
                 selectedIndex = min(selectedIndex, max(0, rows.count - 1))
                 firstVisibleIndex = 0
@@ -235,13 +242,13 @@ public final class FeedScreenModel {
     @concurrent
     nonisolated static func fetch(
         _ url: URL, loader: FeedLoader, dateStyle: Date.FormatStyle
-    ) async -> Result<(title: String, rows: [FeedRow]), FeedError> {
+    ) async -> Result<(title: String, rows: [FeedRow], diagnostics: [String]), FeedError> {
         do {
             let data = try await loader(url)
             return .success(
                 try await WorkerThreadPool.cpu.run {
                     let feed = try JSONFeed.decode(data)
-                    return (feed.title, FeedRow.rows(of: feed, dateStyle: dateStyle))
+                    return (feed.title, FeedRow.rows(of: feed, dateStyle: dateStyle), feed.diagnostics)
                 })
         } catch let error as FeedError {
             return .failure(error)

@@ -20,13 +20,27 @@ public final class PictureCache: Sendable {
         public var fit: ChafaRenderer.Fit
         /// The renderer: graphics mode, colour depth, cell size, terminal.
         public var renderer: ChafaRenderer
+        /// `true` for the picture of the request's ThumbHash placeholder (``ImageSlot/placeholder``), drawn in the
+        /// same box until the image's own picture is ready; `false` by default.
+        public var isPlaceholder: Bool
 
-        public init(imageKey: ImageKey, columns: Int, rows: Int, fit: ChafaRenderer.Fit, renderer: ChafaRenderer) {
+        public init(
+            imageKey: ImageKey, columns: Int, rows: Int, fit: ChafaRenderer.Fit, renderer: ChafaRenderer,
+            isPlaceholder: Bool = false
+        ) {
+            self.isPlaceholder = isPlaceholder
             self.imageKey = imageKey
             self.columns = columns
             self.rows = rows
             self.fit = fit
             self.renderer = renderer
+        }
+
+        /// The key of the placeholder's picture in the same box.
+        public var placeholder: Key {
+            var key = self
+            key.isPlaceholder = true
+            return key
         }
     }
 

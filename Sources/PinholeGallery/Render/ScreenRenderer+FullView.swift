@@ -11,14 +11,15 @@ extension ScreenRenderer {
         let top = layout.fullViewTop
         let row = content.row
         switch row.thumbnail {
-        case .image(let picture) where picture.columns == columns && picture.rows == rows:
+        case .image(let picture) where picture.columns == columns && picture.rows == rows,
+            .placeholder(let picture) where picture.columns == columns && picture.rows == rows:
             let drawn = pictureLines(row.thumbnail, columns: columns, rows: rows)
             for (offset, line) in drawn.lines.enumerated() { lines[top + offset] = line }
             if let placement = drawn.placement {
                 placements.append(
                     Frame.Placement(row: top + placement.row, column: placement.column, picture: picture))
             }
-        case .image, .loading:
+        case .image, .placeholder, .loading:
             lines[top + rows / 2] = centred("loading…", width: width, style: dim)
         case .failed(let reason):
             lines[top + rows / 2] = centred("✗ \(reason) · r retries", width: width, style: red + bold)

@@ -126,7 +126,7 @@ public enum ScreenRenderer {
         texts.append(dim + TextWidth.fit(row.date.isEmpty ? "no date" : row.date, to: textWidth) + reset)
         texts.append(dim + TextWidth.fit(row.summary, to: textWidth) + reset)
         switch row.thumbnail {
-        case .loading: texts.append(dim + TextWidth.fit("loading…", to: textWidth) + reset)
+        case .loading, .placeholder: texts.append(dim + TextWidth.fit("loading…", to: textWidth) + reset)
         case .failed(let reason): texts.append(red + TextWidth.fit("✗ \(reason) · r retries", to: textWidth) + reset)
         case .none, .image: texts.append(String(repeating: " ", count: textWidth))
         }
@@ -148,12 +148,13 @@ public enum ScreenRenderer {
     ) -> (lines: [String], placement: Frame.Placement?) {
         let blank = String(repeating: " ", count: columns)
         switch thumbnail {
-        case .image(let picture) where picture.columns == columns && picture.rows == rows:
+        case .image(let picture) where picture.columns == columns && picture.rows == rows,
+            .placeholder(let picture) where picture.columns == columns && picture.rows == rows:
             guard picture.mode.drawsPixels else { return (picture.lines, nil) }
             let placement = Frame.Placement(
                 row: picture.pixelOffset.row, column: picture.pixelOffset.column, picture: picture)
             return (Array(repeating: blank, count: rows), placement)
-        case .image, .loading:
+        case .image, .placeholder, .loading:
             if pictureMode.drawsPixels { return (Array(repeating: blank, count: rows), nil) }
             return (Array(repeating: placeholder + String(repeating: "░", count: columns) + reset, count: rows), nil)
         case .none:

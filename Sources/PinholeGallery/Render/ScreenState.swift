@@ -84,6 +84,9 @@ public struct ScreenState: Sendable, Hashable {
         case none
         /// Loading (or converting): a placeholder.
         case loading
+        /// Loading, with the picture of the request's ThumbHash placeholder to draw meanwhile (drawn like
+        /// ``image(_:)``, captioned like ``loading``).
+        case placeholder(TerminalPicture)
         /// Ready: the picture to draw (its box is the layout's thumbnail, tile or full-view box).
         case image(TerminalPicture)
         /// Failed, with a short reason; `r` retries.
@@ -99,9 +102,10 @@ public struct ScreenState: Sendable, Hashable {
     public var status: String
     /// The spinner's frame counter (advances once per frame while loading).
     public var spinnerFrame: Int
-    /// How pictures are drawn. With an image protocol, a picture box that waits for its picture stays blank and a
-    /// grid tile's selection shows on its caption only, so the text under a picture does not change when it
-    /// arrives or when the selection moves (rewriting that text would erase a sixel picture and send it again).
+    /// How pictures are drawn. With an image protocol, a picture box that waits for its picture stays blank (or
+    /// shows its ThumbHash placeholder's picture, ``Thumbnail/placeholder(_:)``) and a grid tile's selection shows
+    /// on its caption only, so the text under a picture does not change when it arrives or when the selection moves
+    /// (rewriting that text would erase a sixel picture and send it again).
     public var pictureMode: GraphicsMode
 
     public init(

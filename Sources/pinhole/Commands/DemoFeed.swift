@@ -6,7 +6,9 @@ import PinholeTestServer
 /// JSON Feed of ``itemCount`` items over the real-photo corpus, served by a ``PinholeTestServer`` on loopback with a
 /// realistic latency, so the demo exercises the real network path (HTTP, coalescing, cancellation, decoding).
 ///
-/// - `/feed.json` answers after 150 ms (`application/feed+json`).
+/// - `/feed.json` answers after 150 ms (`application/feed+json`); each item carries its photo's ThumbHash in the
+///   `_pinhole` extension (`{"thumbhash": "…"}`), which the gallery draws until the thumbnail arrives (computed on
+///   the first run, then read from ``defaultThumbHashCache(environment:)``).
 /// - `/img/N/FILE` serves corpus photo FILE (item N cycles over the photos, so every item has its own URL and
 ///   its own download and decode) after a latency between 80 and 250 ms that depends on N.
 ///
@@ -51,8 +53,12 @@ final class DemoFeed: Sendable {
     /// - Parameters:
     ///   - corpus: a directory of photos (`.jpg`, `.jpeg`, `.png`, `.webp`), optionally with `MANIFEST.tsv`.
     ///   - itemCount: items in the feed; 200 by default.
+    ///   - thumbHashCache: where the photos' ThumbHashes are kept between runs (``defaultThumbHashCache(environment:)``
+    ///     by default).
     /// - Throws: ``Error`` when the directory has no photos; ``PinholeTestServer/StartError``.
-    static func start(corpus: URL, itemCount: Int = 200) async throws -> DemoFeed {
+    static func start(
+        corpus: URL, itemCount: Int = 200, thumbHashCache: URL = defaultThumbHashCache()
+    ) async throws -> DemoFeed {
         let directory = corpus.path
         let (photos, manifest) = try await WorkerThreadPool.io.run { () throws -> ([String], [String: String]) in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -68,7 +74,8 @@ final class DemoFeed: Sendable {
         }
         let server = try PinholeTestServer()
         let demo = DemoFeed(server: server, itemCount: max(1, itemCount))
-        let feed = demo.feedDocument(photos: photos, manifest: manifest)
+        let hashes = await cachedThumbHashes(of: photos, in: directory, cache: thumbHashCache)
+        let feed = demo.feedDocument(photos: photos, manifest: manifest, hashes: hashes)
         server.route(
             "/feed.json",
             Route(headers: ["content-type": "application/feed+json"], body: feed, latency: .milliseconds(150)))
@@ -90,7 +97,7 @@ final class DemoFeed: Sendable {
         server.stop()
     }
 
-    private func feedDocument(photos: [String], manifest: [String: String]) -> Data {
+    private func feedDocument(photos: [String], manifest: [String: String], hashes: [String: String]) -> Data {
         let formatter = Date.ISO8601FormatStyle()
         let newest = Date(timeIntervalSince1970: 1_780_000_000)
         let items: [[String: Any]] = (0..<itemCount).map { index in
@@ -102,6 +109,7 @@ final class DemoFeed: Sendable {
                 "date_published": newest.addingTimeInterval(-Double(index) * 61_000).formatted(formatter),
             ]
             if let summary = manifest[file] { item["summary"] = summary }
+            if let hash = hashes[file] { item["_pinhole"] = ["thumbhash": hash] }
             return item
         }
         let document: [String: Any] = [
