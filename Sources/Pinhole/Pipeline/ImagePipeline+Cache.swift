@@ -33,9 +33,13 @@ extension ImagePipeline {
             await pipeline.lazyDiskCache.cache()?.removeEntry(for: EncodedImageEntry.diskKey(for: request.imageKey))
         }
 
-        /// The original bytes of `request`'s source in the disk cache (fresh or not), or `nil`.
+        /// The original bytes of `request`'s source in the disk cache (fresh or not), or `nil` (also for a stored
+        /// failure, ``DiskCache/Metadata/failureStatus``).
         public func cachedData(for request: ImageRequest) async -> Data? {
-            await pipeline.lazyDiskCache.cache()?.entry(for: request.sourceKey)?.data
+            guard let entry = await pipeline.lazyDiskCache.cache()?.entry(for: request.sourceKey),
+                entry.metadata.failureStatus == nil
+            else { return nil }
+            return entry.data
         }
 
         /// Whether the disk cache holds `request`'s encoded image (fresh or not).
