@@ -111,6 +111,8 @@ struct CachedFailureSeamTests {
         let disk = try #require(await restarted.pipeline.diskCache())
         let key = request("en").sourceKey
         let stored = try #require(await disk.entry(for: key))
+        #expect(stored.metadata.vary == "Accept-Language")
+        #expect(stored.metadata.varyingRequestHeaders == ["accept-language": "en"])
         try await disk.store(
             stored.data,
             metadata: stored.metadata.varying("Accept-Language", requestHeaders: ["Accept-Language": "fr"]),

@@ -191,6 +191,20 @@ struct CachedFailureTests {
         #expect(entry?.data.isEmpty == false)
     }
 
+    @Test func aStaleFailureDoesNotStandInWhenTheOriginFails() async throws {
+        // Given a 404 fresh for one second, stored on disk, gone stale
+        let harness = try Self.serving(404, ["cache-control": "max-age=1"], diskCache: true)
+        _ = try await Self.failure(harness.pipeline, harness.request(Self.path))
+        try await Task.sleep(for: .milliseconds(1500))
+        // When the origin now answers 503
+        harness.server.route(Self.path, Route(status: 503, body: Data("busy".utf8)))
+        let restarted = try harness.restarted()
+        let error = try await Self.failure(restarted.pipeline, restarted.request(Self.path))
+        // Then the caller gets the 503: the stale failure is no stale copy to serve (it has no bytes)
+        #expect(error.code == .httpStatus && error.httpStatusCode == 503)
+        #expect(Self.requests(harness) == 2)
+    }
+
     @Test func aReloadBypassesAStoredFailure() async throws {
         // Given a fresh 404 on disk, and the image now at the origin
         let harness = try Self.serving(404, ["cache-control": "max-age=600"], diskCache: true)
