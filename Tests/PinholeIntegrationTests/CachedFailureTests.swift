@@ -49,6 +49,7 @@ struct CachedFailureTests {
         #expect(first.code == .httpStatus && first.httpStatusCode == 404)
         #expect(second.code == .httpStatus && second.httpStatusCode == 404)
         #expect(Self.requests(harness) == 1)
+        #expect(harness.pipeline.metrics.failureHits == 1)
     }
 
     @Test func aZeroTTLKeepsNoFailure() async throws {
@@ -100,6 +101,21 @@ struct CachedFailureTests {
         }
     }
 
+    @Test(arguments: [true, false])
+    func theMemorySideKeepsAFailureNoLongerThanItsMaxAge(followsHTTPFreshness: Bool) async throws {
+        // Given a 404 fresh for one second, no disk cache, and the default 30 s failure TTL
+        let harness = try Self.serving(404, ["cache-control": "max-age=1"]) {
+            $0.memoryCacheFollowsHTTPFreshness = followsHTTPFreshness
+        }
+        let request = harness.request(Self.path)
+        _ = try await Self.failure(harness.pipeline, request)
+        // When it is loaded again after its max-age
+        try await Task.sleep(for: .milliseconds(1500))
+        _ = try await Self.failure(harness.pipeline, request)
+        // Then, following HTTP freshness, the origin was asked again; otherwise the TTL alone kept it
+        #expect(Self.requests(harness) == (followsHTTPFreshness ? 2 : 1))
+    }
+
     @Test func timeoutsAndTransportFailuresAreNotKept() async throws {
         // Given a source whose connection is reset before any answer
         let harness = try Harness()
@@ -143,6 +159,7 @@ struct CachedFailureTests {
         // Then it gets the same typed error without asking the origin, and the entry holds no body
         #expect(error.code == .httpStatus && error.httpStatusCode == 404)
         #expect(Self.requests(harness) == 1)
+        #expect(restarted.pipeline.metrics.failureHits == 1)
         let entry = try #require(
             await restarted.pipeline.diskCache()?.entry(for: restarted.request(Self.path).sourceKey))
         #expect(entry.metadata.failureStatus == 404)

@@ -8,7 +8,9 @@ extension ImagePipeline {
         guard !request.options.contains(.reloadIgnoringCachedData),
             !request.options.contains(.disableMemoryCacheReads)
         else { return nil }
-        return recentFailures[key.sourceKey]
+        guard let failure = recentFailures[key.sourceKey] else { return nil }
+        recorder.record { $0.failureHits += 1 }
+        return failure
     }
 
     /// The error a stored failure (``DiskCache/Metadata/failureStatus``) answers with while it may answer without
@@ -21,6 +23,7 @@ extension ImagePipeline {
         let error = PinholeError(
             .httpStatus, "HTTP \(status) for \(request.url.absoluteString) (a failure stored in the disk cache)",
             httpStatusCode: status)
+        recorder.record { $0.failureHits += 1 }
         if let expiresAt = cached.metadata.expiresAt {
             let remaining = Duration.milliseconds(Int64(expiresAt.timeIntervalSinceNow * 1000))
             rememberInMemory(error, for: request, key: key, ttl: min(remaining, configuration.failureMemoryTTL))

@@ -60,8 +60,10 @@ extension ImagePipeline {
             try await disk.store(data, metadata: DiskCache.Metadata(expiresAt: expiry), for: request.sourceKey)
         }
 
-        /// Removes the original bytes of `request`'s source from the disk cache.
+        /// Removes the original bytes of `request`'s source from the disk cache, and any failure kept for it (in memory
+        /// or on disk).
         public func removeCachedData(for request: ImageRequest) async {
+            _ = pipeline.recentFailures.removeValue(for: request.sourceKey)
             await pipeline.lazyDiskCache.cache()?.removeEntry(for: request.sourceKey)
         }
     }
