@@ -109,6 +109,11 @@ public final class ImageSlot {
     /// A request with the identity of the one the slot is loading or showing changes nothing but the running
     /// load's priority: no cancel, no restart.
     public func load(_ request: ImageRequest?) {
+        load(request, loading: request)
+    }
+
+    /// Binds the slot to `request` and loads `loading` (the same request, or its reload for ``retry()``).
+    private func load(_ request: ImageRequest?, loading: ImageRequest?) {
         if let request, let current = self.request, request.imageJobKey == current.imageJobKey,
             phase.isLoading || phase.response != nil
         {
@@ -124,8 +129,8 @@ public final class ImageSlot {
         preview = nil
         placeholder = nil
         previous = nil
-        guard let request else { return setPhase(.empty) }
-        if let cached = pipeline.cachedImage(for: request) { return setPhase(.success(cached)) }
+        guard let request, let loading else { return setPhase(.empty) }
+        if let cached = pipeline.cachedImage(for: loading) { return setPhase(.success(cached)) }
         previous = shown
         if shown == nil { placeholder = request.placeholder?.decoded() }
         setPhase(.loading)
@@ -133,7 +138,7 @@ public final class ImageSlot {
         // Started here, not in a later job: `imageTask(for:)` joins the image job already running for the request
         // (a prefetch's) before it returns, so a prefetch the caller stops later in this job leaves that job to
         // the slot, and its download goes on instead of starting again.
-        let imageTask = pipeline.imageTask(for: request)
+        let imageTask = pipeline.imageTask(for: loading)
         self.imageTask = imageTask
         task = Task { [weak self] in
             // `self` is held for one event at a time, never across the wait for the next one: a slot dropped
@@ -197,10 +202,13 @@ public final class ImageSlot {
         generation &+= 1
     }
 
-    /// Loads the current request again after a failure; no effect otherwise.
+    /// Loads the current request again after a failure, past the cached copies and the failures the pipeline
+    /// keeps for its source (as ``ImageRequest/Options/reloadIgnoringCachedData`` does); no effect otherwise.
     public func retry() {
         guard case .failure = phase, let request else { return }
-        load(request)
+        var reload = request
+        reload.options.insert(.reloadIgnoringCachedData)
+        load(request, loading: reload)
     }
 
     private func apply(_ result: Result<ImageResponse, any Error>, generation: UInt64) {

@@ -58,6 +58,10 @@ extension DiskCache {
         /// The request's values of the headers ``vary`` names (names lowercased; a header the request did not
         /// send is absent); `nil` when there is no ``vary``.
         public var varyingRequestHeaders: [String: String]?
+        /// The HTTP status of a stored failure (a cacheable error response, stored with an empty body, that answers
+        /// as the same ``PinholeError/Code/httpStatus`` while fresh: ``DiskCacheFreshness``); `nil` for a stored
+        /// success. A reader that does not know this field sees an empty body, which no decoder takes for an image.
+        public var failureStatus: Int?
 
         /// Creates metadata; every argument but `storedAt` defaults to `nil`.
         public init(

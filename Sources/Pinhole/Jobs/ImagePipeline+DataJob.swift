@@ -40,12 +40,17 @@ extension ImagePipeline {
     /// are HTTP's (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
         if let inline = try inlineData(of: request) { return inline }
+        if let failure = recentFailure(for: request, key: key) { throw failure }
         // The source was checked by every caller before it could reach this job (`image(for:)`).
         let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await lazyDiskCache.cache() : nil
         var cached: DiskCache.Entry?
         if let disk, key.readsDiskCache {
             cached = await storedOriginal(for: request, key: key, in: disk)
+            if let stored = cached, stored.metadata.failureStatus != nil {
+                if let failure = failureFromDisk(stored, for: request, key: key) { throw failure }
+                cached = nil  // a stale failure has nothing to revalidate or stand in with
+            }
             if let cached, let answer = answerFromDisk(cached, key: key) { return answer }
         }
         try Task.checkCancellation()
@@ -55,9 +60,11 @@ extension ImagePipeline {
         do {
             response = try await load(request, key: key, cached: cached, context: context)
         } catch let error as PinholeError {
-            guard let stale = staleStandIn(cached, after: error) else { throw error }
-            return stale
+            if let stale = staleStandIn(cached, after: error) { return stale }
+            await remember(error, for: request, key: key, cached: cached, in: disk)
+            throw error
         }
+        await forgetFailures(of: request, key: key, cached: cached, in: disk)
         if response.isNotModified, let cached, let disk {
             return await revalidated(cached, by: response, for: request, key: key, in: disk)
         }

@@ -62,7 +62,8 @@ public struct DataRequest: Sendable {
 public struct DataResponse: Sendable, Hashable {
     /// The body; empty for a `304 Not Modified`.
     public var data: Data
-    /// The HTTP status (200…299, or 304 for a successful revalidation); 200 for files.
+    /// The HTTP status (200…299, or 304 for a successful revalidation); 200 for files. A failing response's head
+    /// (``PinholeError/httpResponse``) has its error status.
     public var statusCode: Int
     /// Response headers with lowercased names (`etag`, `last-modified`, `cache-control`, `content-type`, …).
     public var headers: [String: String]

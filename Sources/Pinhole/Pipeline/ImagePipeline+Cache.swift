@@ -33,9 +33,13 @@ extension ImagePipeline {
             await pipeline.lazyDiskCache.cache()?.removeEntry(for: EncodedImageEntry.diskKey(for: request.imageKey))
         }
 
-        /// The original bytes of `request`'s source in the disk cache (fresh or not), or `nil`.
+        /// The original bytes of `request`'s source in the disk cache (fresh or not), or `nil` (also for a stored
+        /// failure, ``DiskCache/Metadata/failureStatus``).
         public func cachedData(for request: ImageRequest) async -> Data? {
-            await pipeline.lazyDiskCache.cache()?.entry(for: request.sourceKey)?.data
+            guard let entry = await pipeline.lazyDiskCache.cache()?.entry(for: request.sourceKey),
+                entry.metadata.failureStatus == nil
+            else { return nil }
+            return entry.data
         }
 
         /// Whether the disk cache holds `request`'s encoded image (fresh or not).
@@ -56,8 +60,10 @@ extension ImagePipeline {
             try await disk.store(data, metadata: DiskCache.Metadata(expiresAt: expiry), for: request.sourceKey)
         }
 
-        /// Removes the original bytes of `request`'s source from the disk cache.
+        /// Removes the original bytes of `request`'s source from the disk cache, and any failure kept for it (in memory
+        /// or on disk).
         public func removeCachedData(for request: ImageRequest) async {
+            _ = pipeline.recentFailures.removeValue(for: request.sourceKey)
             await pipeline.lazyDiskCache.cache()?.removeEntry(for: request.sourceKey)
         }
     }

@@ -51,6 +51,18 @@ extension ImagePipeline {
         /// `Last-Modified`). 7 days by default. A stale entry is revalidated (`If-None-Match`/`If-Modified-Since`)
         /// when it has a validator, and fetched again otherwise. The full rules (RFC 9111) are on ``DiskCache``.
         public var diskCacheDefaultFreshness: Duration = .seconds(7 * 24 * 3600)
+        /// How long a source's failure answers again from memory without a new load, so that a list scrolled back
+        /// and forth does not fetch a missing image each time it shows; 30 s by default, `.zero` turns it off.
+        ///
+        /// Kept: a missing file (``PinholeError/Code/fileNotFound``) and an HTTP error status
+        /// (``PinholeError/Code/httpStatus``) that HTTP calls cacheable: `404`, `405`, `410`, `414` or `501`, or any
+        /// status with an explicit `max-age` or `Expires`; when ``memoryCacheFollowsHTTPFreshness``, at most for
+        /// that explicit freshness, and never one that says `no-store`. Never a cancellation, a timeout, a transport
+        /// failure, a local limit, or a `5xx` without freshness (the next request tries the origin again).
+        /// ``ImageRequest/Options/reloadIgnoringCachedData`` and ``ImageSlot/retry()`` skip it, and a successful
+        /// load of the source forgets it. A cacheable error response is also stored in the disk cache for its HTTP
+        /// freshness (``DiskCacheFreshness``).
+        public var failureMemoryTTL: Duration = .seconds(30)
         /// Downloads at once; 8 by default.
         public var networkConcurrencyLimit: Int = 8
         /// Downloads at once from one origin (scheme, host and port), so that one that stalls leaves the other slots

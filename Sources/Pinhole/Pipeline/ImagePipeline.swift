@@ -41,6 +41,9 @@ public final class ImagePipeline: Sendable {
     /// The thumbnails of each source and processing put in the memory cache: the size-aware lookup's index
     /// (LRU, at most 10,000 groups; only hints, each checked against the memory cache).
     let memoryVariants = MemoryCache<String, [ThumbnailOptions?]>(configuration: .init(countLimit: 10_000))
+    /// The memory side of cached failures: the error of each source that failed lately, by source key, for at most
+    /// ``Configuration/failureMemoryTTL`` (LRU, at most 1,000 sources).
+    let recentFailures = MemoryCache<String, PinholeError>(configuration: .init(countLimit: 1000))
     /// The image tasks waiting on each data job (progress and previews).
     let loadObservers = LoadObservers()
 

@@ -55,8 +55,9 @@ public struct ImageRequest: Sendable, Hashable {
         /// Neither read nor write the disk cache. Part of the identity: such a request never joins a job that may
         /// read or write the disk.
         public static let disableDiskCache = Options(rawValue: 1 << 2)
-        /// Skip both caches' reads and go to the source (results are still stored). Part of the identity: such a
-        /// request never joins a job that may answer from the disk cache.
+        /// Skip both caches' reads, cached failures included (``ImagePipeline/Configuration/failureMemoryTTL``,
+        /// ``DiskCacheFreshness``), and go to the source (results are still stored; a success replaces a stored
+        /// failure). Part of the identity: such a request never joins a job that may answer from the disk cache.
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 3)
         /// Do not read the disk cache (still writes it). Part of the identity.
         public static let disableDiskCacheReads = Options(rawValue: 1 << 4)

@@ -101,19 +101,26 @@ public struct PinholeError: Error, Sendable, CustomStringConvertible {
     public let detectedType: String?
     /// The error underneath, when there is one (a `URLError`, a POSIX error…).
     public let underlying: (any Error & Sendable)?
+    /// The head of the failing response, for ``Code/httpStatus`` from a loader that reports it (`PinholeCurl`'s
+    /// `HTTPDataLoader` does): its status, header fields (lowercased names), final URL and the redirects on the
+    /// way, with an empty body. The pipeline's disk cache reads it to store a cacheable failure
+    /// (``DiskCacheFreshness``); `nil` otherwise.
+    public let httpResponse: DataResponse?
 
     public init(
         _ code: Code,
         _ message: String,
         httpStatusCode: Int? = nil,
         detectedType: String? = nil,
-        underlying: (any Error & Sendable)? = nil
+        underlying: (any Error & Sendable)? = nil,
+        httpResponse: DataResponse? = nil
     ) {
         self.code = code
         self.message = message
         self.httpStatusCode = httpStatusCode
         self.detectedType = detectedType
         self.underlying = underlying
+        self.httpResponse = httpResponse
     }
 
     public var description: String { "\(code.kind): \(message)" }

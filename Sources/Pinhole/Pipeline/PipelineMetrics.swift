@@ -22,6 +22,9 @@ public struct PipelineMetrics: Sendable, Hashable, Codable {
     /// Stale disk entries used because the origin could not be reached while revalidating them (also counted in
     /// ``diskHits``).
     public var staleHits = 0
+    /// Data jobs answered by a failure kept for their source, from memory or the disk cache, without asking the
+    /// origin (``ImagePipeline/Configuration/failureMemoryTTL``, ``DiskCacheFreshness``).
+    public var failureHits = 0
     /// Conditional requests answered `304 Not Modified`.
     public var notModified = 0
     /// Body bytes received from loaders.

@@ -30,16 +30,18 @@ struct Harness {
         diskCache: Bool = false,
         diskDirectory: URL? = nil,
         networkLimit: Int = 6,
-        loader: HTTPDataLoader.Configuration = Harness.fastLoader()
+        loader: HTTPDataLoader.Configuration = Harness.fastLoader(),
+        configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) throws {
         try self.init(
             server: server, diskCache: diskCache, diskDirectory: diskDirectory, scratch: nil,
-            networkLimit: networkLimit, loader: loader)
+            networkLimit: networkLimit, loader: loader, configure: configure)
     }
 
     private init(
         server: PinholeTestServer?, diskCache: Bool, diskDirectory: URL?, scratch: TemporaryDirectory?,
-        networkLimit: Int, loader: HTTPDataLoader.Configuration
+        networkLimit: Int, loader: HTTPDataLoader.Configuration,
+        configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) throws {
         let server = try server ?? PinholeTestServer()
         self.server = server
@@ -57,6 +59,7 @@ struct Harness {
         configuration.diskCacheDirectory = directory
         configuration.networkConcurrencyLimit = networkLimit
         configuration.onDiagnostic = { diagnostics.append($0) }
+        configure(&configuration)
         pipeline = ImagePipeline(configuration: configuration)
     }
 

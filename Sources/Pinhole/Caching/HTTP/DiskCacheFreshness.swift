@@ -29,6 +29,14 @@ import Foundation
 ///   the stale entry answers instead (§4.2.4, §4.3.3), and a request that may not load
 ///   (``ImageRequest/Options/returnCacheDataDontLoad``) takes a stale entry; neither when the entry said
 ///   `no-cache` or `must-revalidate` (§5.2.2.2, §5.2.2.4; ``DiskCache/Metadata/mayServeStale``).
+/// - Failures (§3, §4.2.2): an error status is stored with no body under the same key, marked by
+///   ``DiskCache/Metadata/failureStatus``, and answers as the same ``PinholeError/Code/httpStatus`` while fresh.
+///   `404`, `405`, `410`, `414` and `501` are stored for their explicit freshness, or without one for the heuristic
+///   one when they have a `Last-Modified`; any other status only for an explicit `max-age` or `Expires`. `no-store`,
+///   `Vary: *` and a lifetime of 0 are not stored; `Vary` and redirects apply as to a success. A stale failure is
+///   fetched again in full; a `4xx` that may not be stored removes the entry it answered for; a success replaces
+///   it. ``ImageRequest/Options/reloadIgnoringCachedData`` skips it (``decision(forFailure:now:defaultFreshness:)``;
+///   the memory side: ``ImagePipeline/Configuration/failureMemoryTTL``).
 ///
 /// Source: https://www.rfc-editor.org/rfc/rfc9111 (§3 storing, §4.1 Vary, §4.2 freshness, §4.2.3 age, §4.2.2
 /// heuristics, §4.2.4 stale responses, §4.3 validation, §5.3 `Expires`),

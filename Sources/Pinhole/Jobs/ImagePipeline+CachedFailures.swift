@@ -1,0 +1,78 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The memory side's failure for `request`'s source within ``Configuration/failureMemoryTTL``, or `nil` (none, or
+    /// the request skips cached copies: ``ImageRequest/Options/reloadIgnoringCachedData``,
+    /// ``ImageRequest/Options/disableMemoryCacheReads``).
+    func recentFailure(for request: ImageRequest, key: DataJobKey) -> PinholeError? {
+        guard !request.options.contains(.reloadIgnoringCachedData),
+            !request.options.contains(.disableMemoryCacheReads)
+        else { return nil }
+        guard let failure = recentFailures[key.sourceKey] else { return nil }
+        recorder.record { $0.failureHits += 1 }
+        return failure
+    }
+
+    /// The error a stored failure (``DiskCache/Metadata/failureStatus``) answers with while it may answer without
+    /// the origin (``DiskCache/Metadata/mayAnswer(now:offline:)``): the ``PinholeError/Code/httpStatus`` the origin
+    /// gave, with its status. `nil` once it is stale: then the source is fetched again, unconditionally.
+    func failureFromDisk(_ cached: DiskCache.Entry, for request: ImageRequest, key: DataJobKey) -> PinholeError? {
+        guard let status = cached.metadata.failureStatus,
+            cached.metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource)
+        else { return nil }
+        let error = PinholeError(
+            .httpStatus, "HTTP \(status) for \(request.url.absoluteString) (a failure stored in the disk cache)",
+            httpStatusCode: status)
+        recorder.record { $0.failureHits += 1 }
+        if let expiresAt = cached.metadata.expiresAt {
+            let remaining = Duration.milliseconds(Int64(expiresAt.timeIntervalSinceNow * 1000))
+            rememberInMemory(error, for: request, key: key, ttl: min(remaining, configuration.failureMemoryTTL))
+        }
+        return error
+    }
+
+    /// Keeps a load's `error` where the next request finds it: in memory for a short while
+    /// (``DiskCacheFreshness/memoryLifetime(of:ttl:followsHTTPFreshness:now:)``), and on disk, with no body, when
+    /// HTTP lets the failing response be stored (``DiskCacheFreshness/decision(forFailure:now:defaultFreshness:)``).
+    /// A `4xx` that may not be stored removes the entry it answered for (a stale success the origin no longer has).
+    func remember(
+        _ error: PinholeError, for request: ImageRequest, key: DataJobKey, cached: DiskCache.Entry?, in disk: DiskCache?
+    ) async {
+        if let ttl = DiskCacheFreshness.memoryLifetime(
+            of: error, ttl: configuration.failureMemoryTTL,
+            followsHTTPFreshness: configuration.memoryCacheFollowsHTTPFreshness)
+        {
+            rememberInMemory(error, for: request, key: key, ttl: ttl)
+        }
+        guard let disk, key.writesDiskCache,
+            let verdict = DiskCacheFreshness.decision(
+                forFailure: error, defaultFreshness: configuration.diskCacheDefaultFreshness)
+        else { return }
+        switch verdict {
+        case .store(let metadata):
+            let varying = metadata.varying(error.httpResponse?.headers["vary"], requestHeaders: request.headers)
+            await storeOriginal(Data(), metadata: varying, for: key.sourceKey)
+        case .doNotStore:
+            if cached != nil, (400...499).contains(error.httpStatusCode ?? 0) {
+                await disk.removeEntry(for: key.sourceKey)
+            }
+        }
+    }
+
+    /// After a successful load of `key`'s source: the failures kept for it go. On disk a failure entry is removed
+    /// when the policy will not store the original over it (a reload skipped it, or it was read and was stale).
+    func forgetFailures(of request: ImageRequest, key: DataJobKey, cached: DiskCache.Entry?, in disk: DiskCache?)
+        async
+    {
+        _ = recentFailures.removeValue(for: key.sourceKey)
+        guard let disk, key.writesDiskCache, !configuration.diskCachePolicy.storesOriginalData(for: request),
+            cached?.metadata.failureStatus != nil || !key.readsDiskCache
+        else { return }
+        await disk.removeEntry(for: key.sourceKey)
+    }
+
+    private func rememberInMemory(_ error: PinholeError, for request: ImageRequest, key: DataJobKey, ttl: Duration) {
+        guard ttl > .zero, !request.options.contains(.disableMemoryCacheWrites) else { return }
+        recentFailures.insert(error, for: key.sourceKey, cost: 0, ttl: ttl)
+    }
+}
