@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Short descriptions of responses and task events: sizes, formats and where they came from, never pixels nor
 /// the request's headers (they may carry credentials).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A ThumbHash: a placeholder of about 25 bytes that keeps an image's colours, layout, aspect ratio and alpha
 /// (Evan Wallace's algorithm, https://evanw.github.io/thumbhash/).
