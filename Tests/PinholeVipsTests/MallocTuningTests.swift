@@ -8,34 +8,15 @@ import Testing
 /// send the next ones into the arenas; a user's own numeric setting wins.
 @Suite(.serialized, .timeLimit(scaledMinutes: 1))
 struct MallocTuningTests {
-    /// Bytes mapped on their own while a block of `size` bytes, touched, is held.
-    static func mappedWhileHolding(_ size: Int) -> Int {
-        let before = MallocTuning.figures.mappedBytes
-        guard let block = malloc(size) else { return 0 }
-        memset(block, 1, size)
-        let during = MallocTuning.figures.mappedBytes
-        free(block)
-        return during - before
-    }
-
-    @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores mallopt and mallinfo2"))
-    func aFreedDecodeBufferDoesNotRaiseTheThresholdOnceTuned() {
-        // Given the footprint tuning, applied with no MALLOC_* variable of the user's
+    @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores mallopt"))
+    func theFootprintTuningPinsTheMmapThresholdAndPadsNothing() {
+        // Given no MALLOC_* variable of the user's, When the footprint tuning is applied
         let settings = MallocTuning.apply(for: .footprint, environment: [:])
+
+        // Then glibc took the 256 KiB threshold and no top pad was set. (What the threshold does is measured in a
+        // fresh process, BENCHMARKS.md "glibc malloc tuning": in this test process other tests' freed memory
+        // answers large blocks from the arenas whatever the threshold, so a block's placement proves nothing.)
         #expect(settings == .init(mmapThresholdBytes: 256 * 1024, topPadBytes: nil))
-
-        // When a 4 MiB buffer is held and freed, then a second one is held (glibc's default would have raised the
-        // threshold to the first block's size and put the second in an arena); the best of 5 rounds, as other
-        // tests' threads map and unmap blocks meanwhile
-        var first = 0
-        var second = 0
-        for _ in 0..<5 {
-            first = max(first, Self.mappedWhileHolding(4 << 20))
-            second = max(second, Self.mappedWhileHolding(4 << 20))
-        }
-
-        // Then both were mapped on their own, so both went back to the system when freed
-        #expect(first >= 4 << 20 && second >= 4 << 20, "mapped while held: \(first), then \(second) bytes")
     }
 
     @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores mallopt and mallinfo2"))
@@ -48,19 +29,20 @@ struct MallocTuningTests {
         #expect(settings == .init(mmapThresholdBytes: nil, topPadBytes: nil))
     }
 
-    @Test func releasingFreeMemoryAfterABurstLeavesTheArenasWithLessFreeMemory() async throws {
+    @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores malloc_trim and mallinfo2"))
+    func releasingFreeMemoryAfterABurstGivesSomeBack() async {
         // Given a burst of small blocks (below the threshold, so in an arena) freed again
-        let blocks = (0..<4096).compactMap { _ in malloc(8 * 1024) }
-        for block in blocks { memset(block, 1, 8 * 1024) }
-        for block in blocks { free(block) }
-        let before = MallocTuning.figures.freeBytes
+        let released = await onOwnThread { () -> Bool in
+            let blocks = (0..<4096).compactMap { _ in malloc(8 * 1024) }
+            for block in blocks { memset(block, 1, 8 * 1024) }
+            for block in blocks { free(block) }
+            let free = MallocTuning.figures.freeBytes
+            // When the free memory is released
+            return free >= 4096 * 8 * 1024 && MallocTuning.releaseFreeMemory()
+        }
 
-        // When the free memory is released
-        MallocTuning.releaseFreeMemory()
-
-        // Then the arenas hold less of it (checked only where glibc reports figures)
-        let after = MallocTuning.figures.freeBytes
-        if !LoadFactor.isSanitizedRun { #expect(after < before, "free in arenas: \(before) then \(after) bytes") }
+        // Then there was at least the burst's worth free in the arenas, and some of it went back
+        #expect(released)
     }
 
     @Test(
