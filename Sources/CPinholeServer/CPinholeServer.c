@@ -8,7 +8,8 @@
 
 struct MHD_Daemon *CPinholeServer_start(
     const CPinholeServer_settings *settings, CPinholeServer_target_callback target,
-    MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed, void *context) {
+    MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection,
+    void *context) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
@@ -35,6 +36,7 @@ struct MHD_Daemon *CPinholeServer_start(
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_URI_LOG_CALLBACK, target, context,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_NOTIFY_CONNECTION, connection, context,
         MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_address_connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, settings->idle_timeout_seconds,
@@ -46,6 +48,11 @@ struct MHD_Daemon *CPinholeServer_start(
         errno = EADDRINUSE;
     }
     return daemon;
+}
+
+void *CPinholeServer_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 uint16_t CPinholeServer_port(struct MHD_Daemon *daemon) {

@@ -118,22 +118,34 @@ struct LifecycleEndToEndTests {
         #expect(try await harness.get("/health").status == 200)
     }
 
-    @Test func oneClientAddressCannotHoldMoreThanItsShareOfConnections() async throws {
-        // Given a daemon that allows 4 connections per client address, held by 4 clients that never finish a head
+    @Test func oneClientAddressBeyondItsShareIsAnswered503ThenBeyondTwiceItIsClosed() async throws {
+        // Given a daemon that answers 4 connections per client address, held by 4 clients that never finish a head
         let harness = try ServerHarness { configuration, _ in configuration.daemon.connectionLimitPerAddress = 4 }
         defer { Task { await harness.stop() } }
         let port = harness.daemon.port
-        let answers = await onOwnThread { () -> (held: Bool, fifth: [UInt8]) in
+        let answers = await onOwnThread { () -> (held: Int, fifth: String, last: [UInt8]) in
             let held = (0..<4).compactMap { _ in SlowClient(port: port) }
             for client in held { client.send("GET /health HTTP/1.1\r\nX-a: ") }
             // When a fifth connection from the same address asks for /health
-            guard let fifth = SlowClient(port: port) else { return (held.count == 4, []) }
+            guard let fifth = SlowClient(port: port) else { return (held.count, "", []) }
             fifth.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            return (held.count == 4, fifth.receiveAll())
+            let fifthAnswer = String(decoding: fifth.receiveAll(), as: UTF8.self)
+            // And, with 5 more opened beyond the share (4 of them fit in twice the share, even if the fifth's close is
+            // not counted yet), one more does too
+            let beyond = (0..<5).compactMap { _ in SlowClient(port: port) }
+            for client in beyond { client.send("GET /health HTTP/1.1\r\nX-a: ") }
+            guard let last = SlowClient(port: port) else { return (held.count, fifthAnswer, []) }
+            last.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let lastAnswer = last.receiveAll()
+            withExtendedLifetime((held, beyond, fifth)) {}
+            return (held.count, fifthAnswer, lastAnswer)
         }
-        // Then it is closed without an answer
-        #expect(answers.held)
-        #expect(answers.fifth.isEmpty)
+        // Then the fifth is answered 503 too_many_connections with Retry-After, and closed; the last (beyond twice
+        // the share) is closed without an answer
+        #expect(answers.held == 4)
+        #expect(answers.fifth.hasPrefix("HTTP/1.1 503"), "fifth: \(answers.fifth.prefix(200))")
+        #expect(answers.fifth.contains("too_many_connections") && answers.fifth.contains("Retry-After: 1"))
+        #expect(answers.last.isEmpty, "last: \(String(decoding: answers.last.prefix(200), as: UTF8.self))")
     }
 
     @Test func unknownPathsAre404AndKeepAliveConnectionsAreReused() async throws {

@@ -24,7 +24,8 @@ typedef struct {
     unsigned int threads;
     /// The most connections open at once; further ones are refused by libmicrohttpd.
     unsigned int connection_limit;
-    /// The most connections open at once from one client address (0: no limit of its own).
+    /// The most connections open at once from one client address, beyond which libmicrohttpd closes a new one
+    /// without an answer (0: no limit of its own).
     unsigned int per_address_connection_limit;
     /// Seconds a connection may stay idle (a slow client, a kept-alive connection) before it is closed.
     unsigned int idle_timeout_seconds;
@@ -38,11 +39,16 @@ typedef void *(*CPinholeServer_target_callback)(void *context, const char *targe
 
 /// Starts a daemon with internal polling threads, epoll, suspend/resume, address reuse; `target` opens each
 /// request, `handler` answers it, `completed` closes it (also when the client went away or the head was too
-/// large). All three get `context`. Returns NULL on failure with errno set (EADDRINUSE, EINVAL for a host that is
-/// not a numeric address).
+/// large), `connection` is told of each connection opened and closed (its `*socket_context` is the caller's).
+/// All four get `context`. Returns NULL on failure with errno set (EADDRINUSE, EINVAL for a host that is not a
+/// numeric address).
 struct MHD_Daemon *CPinholeServer_start(
     const CPinholeServer_settings *settings, CPinholeServer_target_callback target,
-    MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed, void *context);
+    MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection,
+    void *context);
+
+/// The `*socket_context` the connection callback left for `connection`, or NULL.
+void *CPinholeServer_socket_context(struct MHD_Connection *connection);
 
 /// The port the daemon listens on (useful after port 0), or 0.
 uint16_t CPinholeServer_port(struct MHD_Daemon *daemon);

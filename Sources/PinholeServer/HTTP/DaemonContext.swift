@@ -13,9 +13,33 @@ final class DaemonContext: Sendable {
     /// process when it is stopped with one suspended). Suspensions are counted under this lock, so none slips in
     /// between the flag and the wait.
     private let stopping = Locked(false)
+    /// Connections open per client address (numeric, as libmicrohttpd reports it).
+    private let connectionsByAddress = Locked([String: Int]())
+    /// Connections from one address beyond this many are answered 503
+    /// (``HTTPDaemon/Settings/connectionLimitPerAddress``; 0: no limit).
+    let answeredLimitPerAddress: Int
 
-    init(responder: any HTTPResponding) {
+    init(responder: any HTTPResponding, answeredLimitPerAddress: Int = 0) {
         self.responder = responder
+        self.answeredLimitPerAddress = answeredLimitPerAddress
+    }
+
+    /// A connection from `address` opened: counts it, and says whether it is beyond the answered limit (its
+    /// requests then get 503 and the connection is closed).
+    func connectionOpened(from address: String) -> Bool {
+        let count = connectionsByAddress.withLock { counts -> Int in
+            counts[address, default: 0] += 1
+            return counts[address, default: 0]
+        }
+        return answeredLimitPerAddress > 0 && count > answeredLimitPerAddress
+    }
+
+    /// A connection from `address` closed.
+    func connectionClosed(from address: String) {
+        connectionsByAddress.withLock { counts in
+            let left = counts[address, default: 1] - 1
+            counts[address] = left > 0 ? left : nil
+        }
     }
 
     /// Before a connection is suspended: counts it, or gives `false` once the daemon is stopping (then it must
@@ -32,6 +56,18 @@ final class DaemonContext: Sendable {
     func stopSuspending() async {
         stopping.withLock { $0 = true }
         await suspended.waitUntilZero()
+    }
+}
+
+/// One connection between libmicrohttpd's "started" and "closed" notices: where it comes from, and whether it was
+/// opened beyond its address's answered limit.
+final class ConnectionContext: Sendable {
+    let address: String
+    let isOverLimit: Bool
+
+    init(address: String, isOverLimit: Bool) {
+        self.address = address
+        self.isOverLimit = isOverLimit
     }
 }
 

@@ -3,9 +3,26 @@ import CPinholeServer
 import Foundation
 import PinholeShared
 
-/// libmicrohttpd's three callbacks, on its polling threads: open a request at its target, answer it (at once or
-/// by suspending the connection until a task has the answer), release it when it is done.
+/// libmicrohttpd's four callbacks, on its polling threads: open a request at its target, answer it (at once or
+/// by suspending the connection until a task has the answer), release it when it is done; count connections per
+/// client address.
 extension HTTPDaemon {
+    static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, notice in
+        guard let context, let connection, let socketContext else { return }
+        let daemon = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue()
+        if notice == .CONNECTION_NOTIFY_STARTED {
+            let address = clientAddress(of: connection)
+            let isOverLimit = daemon.connectionOpened(from: address)
+            socketContext.pointee = Unmanaged.passRetained(
+                ConnectionContext(address: address, isOverLimit: isOverLimit)
+            )
+            .toOpaque()
+        } else if let opened = socketContext.pointee {
+            socketContext.pointee = nil
+            daemon.connectionClosed(from: Unmanaged<ConnectionContext>.fromOpaque(opened).takeRetainedValue().address)
+        }
+    }
+
     static let openRequest: CPinholeServer_target_callback = { context, target, _ in
         guard let context, let target else { return nil }
         let daemon = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue()
@@ -56,6 +73,15 @@ extension HTTPDaemon {
         case .send(let response):
             return queue(response, on: connection)
         case .start(let serverRequest):
+            if let opened = CPinholeServer_socket_context(connection),
+                Unmanaged<ConnectionContext>.fromOpaque(opened).takeUnretainedValue().isOverLimit
+            {
+                request.state.withLock {
+                    $0.phase = .answered
+                    $0.sent = tooManyConnectionsResponse
+                }
+                return queue(tooManyConnectionsResponse, on: connection)
+            }
             if let response = daemon.responder.immediateResponse(to: serverRequest) {
                 request.state.withLock {
                     $0.phase = .answered
@@ -103,6 +129,16 @@ extension HTTPDaemon {
             status: 503, headers: [("Content-Type", "application/json"), ("Connection", "close")],
             body: Data(#"{"error":{"code":"draining","message":"the server is stopping"}}"#.utf8),
             errorCode: "draining")
+    }
+
+    /// The answer on a connection beyond its address's limit (``HTTPDaemon/Settings/connectionLimitPerAddress``).
+    static var tooManyConnectionsResponse: ServerResponse {
+        ServerResponse(
+            status: 503,
+            headers: [("Content-Type", "application/json"), ("Retry-After", "1"), ("Connection", "close")],
+            body: Data(
+                #"{"error":{"code":"too_many_connections","message":"too many connections from one address"}}"#.utf8),
+            errorCode: "too_many_connections")
     }
 
     /// Queues `response` (libmicrohttpd copies the body and sends it without a `HEAD`'s body).

@@ -23,7 +23,9 @@ public final class HTTPDaemon: Sendable {
         /// The most connections open at once; 1,024 by default.
         public var connectionLimit = 1024
         /// The most connections open at once from one client address, so that one client holding connections
-        /// open (slowloris) cannot take them all; 256 by default (0: no limit of its own).
+        /// open (slowloris) cannot take them all; 256 by default (0: no limit of its own). A request on a connection
+        /// beyond it is answered 503 (`too_many_connections`, `Retry-After: 1`) and its connection closed; beyond
+        /// twice as many, libmicrohttpd closes a new connection at once, without an answer.
         public var connectionLimitPerAddress = 256
         /// Seconds a connection may stay idle (kept alive, or a client that stopped sending) before it is closed;
         /// 30 by default.
@@ -55,20 +57,22 @@ public final class HTTPDaemon: Sendable {
     ///
     /// - Throws: ``StartError`` when the address is not numeric or cannot be bound.
     public init(settings: Settings, responder: any HTTPResponding) throws {
-        let context = DaemonContext(responder: responder)
+        let answeredLimit = max(0, settings.connectionLimitPerAddress)
+        let context = DaemonContext(responder: responder, answeredLimitPerAddress: answeredLimit)
         let retained = Unmanaged.passRetained(context)
         var cSettings = CPinholeServer_settings()
         cSettings.port = UInt16(clamping: settings.port)
         cSettings.threads = UInt32(clamping: max(1, settings.threads))
         cSettings.connection_limit = UInt32(clamping: settings.connectionLimit)
-        cSettings.per_address_connection_limit = UInt32(clamping: settings.connectionLimitPerAddress)
+        cSettings.per_address_connection_limit = UInt32(
+            clamping: answeredLimit.multipliedReportingOverflow(by: 2).partialValue)
         cSettings.idle_timeout_seconds = UInt32(clamping: settings.idleTimeoutSeconds)
         cSettings.connection_memory_limit = max(4096, settings.connectionMemoryLimit)
         let started = settings.host.withCString { host in
             cSettings.host = host
             return CPinholeServer_start(
                 &cSettings, HTTPDaemon.openRequest, HTTPDaemon.handleRequest, HTTPDaemon.closeRequest,
-                retained.toOpaque())
+                HTTPDaemon.connectionChanged, retained.toOpaque())
         }
         guard let started else {
             let code = errno
