@@ -63,6 +63,18 @@ struct CachedFailureTests {
         #expect(Self.requests(harness) == 2)
     }
 
+    @Test func emptyingTheMemoryCacheForgetsTheFailuresKeptThere() async throws {
+        // Given a 404 kept in memory
+        let harness = try Self.serving(404)
+        let request = harness.request(Self.path)
+        _ = try await Self.failure(harness.pipeline, request)
+        // When the memory cache is emptied, and the source loaded again
+        harness.pipeline.removeAllCachedImages()
+        _ = try await Self.failure(harness.pipeline, request)
+        // Then the origin was asked again
+        #expect(Self.requests(harness) == 2)
+    }
+
     @Test func aFailureIsAskedAgainAfterTheTTL() async throws {
         // Given a short failure TTL
         let harness = try Self.serving(404) { $0.failureMemoryTTL = .milliseconds(200) }

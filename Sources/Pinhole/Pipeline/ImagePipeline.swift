@@ -132,8 +132,12 @@ public final class ImagePipeline: Sendable {
         (networkQueue.runningCount, networkQueue.waitingCount)
     }
 
-    /// Empties the memory cache (the disk cache is kept).
-    public func removeAllCachedImages() { configuration.memoryCache?.removeAll() }
+    /// Empties the memory cache and the failures kept in memory (``Configuration/failureMemoryTTL``); the disk cache
+    /// is kept.
+    public func removeAllCachedImages() {
+        configuration.memoryCache?.removeAll()
+        recentFailures.removeAll()
+    }
 
     /// The disk cache, once opened; `nil` when none is configured or it could not be opened.
     public func diskCache() async -> DiskCache? { await lazyDiskCache.cache() }
