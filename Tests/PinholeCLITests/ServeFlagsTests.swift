@@ -39,4 +39,16 @@ struct ServeFlagsTests {
         // Given / When / Then an --active-limit that is not 1 or more is refused before serving
         #expect(throws: UsageError.self) { try Self.configuration(["--active-limit", value]) }
     }
+
+    @Test(arguments: ["0x10", "1e2", "inf", "nan", "-1", ".", "1.2.3", " 2", "601"])
+    func aQueueTimeoutThatIsNotPlainSecondsIsAUsageError(value: String) {
+        // Given / When / Then a --queue-timeout Swift's Double(_:) would read (hex, exponents, inf) is refused too
+        #expect(throws: UsageError.self) { try Self.configuration(["--queue-timeout", value]) }
+    }
+
+    @Test(arguments: [("2", 2.0), ("0.5", 0.5), (".5", 0.5), ("10.", 10.0), ("0", 0.0)])
+    func plainDecimalsAreSeconds(value: String, seconds: Double) {
+        // Given / When / Then plain decimals are read as they are written
+        #expect(ParsedArguments.plainDecimal(value) == seconds)
+    }
 }

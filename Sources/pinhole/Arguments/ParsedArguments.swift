@@ -50,4 +50,13 @@ struct ParsedArguments: Sendable, Equatable {
         }
         return match
     }
+
+    /// `text` as a plain decimal number (`2`, `0.5`, `.5`, `10.`), or `nil` for anything else: Swift's `Double(_:)`
+    /// also reads `0x10` (16), `1e3`, `inf` and `nan`, which no option here means.
+    static func plainDecimal(_ text: String) -> Double? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = parts.joined()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Double(text)
+    }
 }

@@ -96,7 +96,7 @@ extension BenchCommand {
         -> Double
     {
         guard let text = parsed.string(name) else { return defaultValue }
-        guard let value = Double(text), value > 0, value <= 86_400 else {
+        guard let value = ParsedArguments.plainDecimal(text), value > 0, value <= 86_400 else {
             throw UsageError("\(name) needs a number of seconds above 0, got '\(text)'")
         }
         return value

@@ -40,7 +40,7 @@ extension BenchServeCommand {
         }
         settings.queueLimit = try parsed.integer("--queue-limit", default: settings.queueLimit, in: 0...100_000)
         if let text = parsed.string("--queue-timeout") {
-            guard let seconds = Double(text), seconds.isFinite, (0...600).contains(seconds) else {
+            guard let seconds = ParsedArguments.plainDecimal(text), seconds.isFinite, (0...600).contains(seconds) else {
                 throw UsageError("--queue-timeout takes seconds from 0 to 600, not \(text)")
             }
             settings.queueTimeoutSeconds = seconds

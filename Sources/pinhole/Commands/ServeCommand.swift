@@ -108,7 +108,7 @@ enum ServeCommand {
         configuration.queueLimit = try parsed.integer(
             "--queue-limit", default: configuration.queueLimit, in: 0...100_000)
         if let text = parsed.string("--queue-timeout") {
-            guard let seconds = Double(text), seconds.isFinite, (0...600).contains(seconds) else {
+            guard let seconds = ParsedArguments.plainDecimal(text), seconds.isFinite, (0...600).contains(seconds) else {
                 throw UsageError("--queue-timeout takes seconds from 0 to 600, not \(text)")
             }
             configuration.queueTimeout = .milliseconds(Int((seconds * 1000).rounded()))

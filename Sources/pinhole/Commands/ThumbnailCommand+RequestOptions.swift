@@ -81,7 +81,7 @@ extension ThumbnailCommand.Configuration {
     mutating func parseRequestOptions(_ parsed: ParsedArguments) throws(UsageError) {
         var flags = RequestFlags()
         if let text = parsed.string("--scale") {
-            guard let scale = Double(text), scale.isFinite, (0.1...16).contains(scale) else {
+            guard let scale = ParsedArguments.plainDecimal(text), scale.isFinite, (0.1...16).contains(scale) else {
                 throw UsageError("--scale must be a number between 0.1 and 16, not '\(text)'")
             }
             flags.scale = scale
