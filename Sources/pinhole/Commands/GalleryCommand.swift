@@ -83,6 +83,11 @@ enum GalleryCommand {
             layout = mode
         }
         let statsJSON = parsed.string("--stats-json").map { URL(fileURLWithPath: $0) }
+        let log = parsed.string("--log").map { URL(fileURLWithPath: $0) }
+        if let statsJSON, let log, statsJSON.standardizedFileURL.path == log.standardizedFileURL.path {
+            // The log is appended to while the gallery runs, and the figures replace the file at exit.
+            throw UsageError("--log and --stats-json need two different files, not both \(log.path)")
+        }
         let decodeNice = try parsed.integer("--decode-nice", default: 0, in: 0...19)
         var demo: DemoFeed?
         let feed: String
@@ -101,7 +106,7 @@ enum GalleryCommand {
         var options = GalleryApp.Options(
             feed: feed, script: script, statsJSON: statsJSON, decodeNice: decodeNice, graphics: graphics,
             layout: layout)
-        options.log = parsed.string("--log").map { URL(fileURLWithPath: $0) }
+        options.log = log
         if let builder = try serverURLBuilder(parsed, environment: options.environment) {
             options.thumbnailURL = { source, box in builder.url(source: source, thumbnail: box) }
         }
