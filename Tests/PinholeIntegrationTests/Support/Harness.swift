@@ -30,16 +30,17 @@ struct Harness {
         diskCache: Bool = false,
         diskDirectory: URL? = nil,
         networkLimit: Int = 6,
-        loader: HTTPDataLoader.Configuration = Harness.fastLoader()
+        loader: HTTPDataLoader.Configuration = Harness.fastLoader(),
+        collectsTaskMetrics: Bool = false
     ) throws {
         try self.init(
             server: server, diskCache: diskCache, diskDirectory: diskDirectory, scratch: nil,
-            networkLimit: networkLimit, loader: loader)
+            networkLimit: networkLimit, loader: loader, collectsTaskMetrics: collectsTaskMetrics)
     }
 
     private init(
         server: PinholeTestServer?, diskCache: Bool, diskDirectory: URL?, scratch: TemporaryDirectory?,
-        networkLimit: Int, loader: HTTPDataLoader.Configuration
+        networkLimit: Int, loader: HTTPDataLoader.Configuration, collectsTaskMetrics: Bool
     ) throws {
         let server = try server ?? PinholeTestServer()
         self.server = server
@@ -57,6 +58,7 @@ struct Harness {
         configuration.diskCacheDirectory = directory
         configuration.networkConcurrencyLimit = networkLimit
         configuration.onDiagnostic = { diagnostics.append($0) }
+        configuration.collectsTaskMetrics = collectsTaskMetrics
         pipeline = ImagePipeline(configuration: configuration)
     }
 
@@ -64,7 +66,7 @@ struct Harness {
     func restarted() throws -> Harness {
         try Harness(
             server: server, diskCache: false, diskDirectory: diskDirectory, scratch: scratch, networkLimit: 6,
-            loader: Harness.fastLoader())
+            loader: Harness.fastLoader(), collectsTaskMetrics: pipeline.configuration.collectsTaskMetrics)
     }
 
     /// Loader limits short enough for tests: a 1 s stall timeout and a 30 s deadline, × the load factor. A
