@@ -43,7 +43,7 @@ struct TaskMetricsTests {
         #expect(metrics.total >= metrics[.decode] ?? .zero)
     }
 
-    @Test func aMemoryHitRecordsTheLookupAndNoNetworkOrDecode() async throws {
+    @Test func aMemoryHitRecordsTheLookupAndNoNetworkOrDecodeSynchronousOrNot() async throws {
         // Given an image loaded once through a pipeline that collects task metrics
         let harness = try Harness(collectsTaskMetrics: true)
         harness.server.route("/b.jpg", .image(try await Fixture.input("size-key-source.jpg")))
@@ -57,6 +57,10 @@ struct TaskMetricsTests {
         #expect(metrics.transfer == nil)
         #expect(metrics.orderedStages.map(\.stage) == [.memoryCacheLookup])
         #expect(!metrics.joinedExistingJob)
+        // And so does the synchronous lookup's
+        let synchronous = try #require(harness.pipeline.cachedImage(for: request)?.metrics)
+        #expect(synchronous.source == .memoryCache && synchronous.transfer == nil)
+        #expect(synchronous.orderedStages.map(\.stage) == [.memoryCacheLookup])
     }
 
     @Test func aDiskHitAfterARestartRecordsTheDiskLookupAndNoTransfer() async throws {

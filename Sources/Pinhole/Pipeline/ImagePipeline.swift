@@ -112,9 +112,17 @@ public final class ImagePipeline: Sendable {
     /// URL the policy refuses gets `nil` even when another pipeline sharing the memory cache stored the image. Only
     /// URLs whose check needs no DNS and no file system (an `http(s)` URL with an IP-address host) can be answered
     /// here then; others get `nil` (``image(for:)`` checks them, then answers).
+    ///
+    /// Under ``Configuration/collectsTaskMetrics`` a hit carries its ``ImageResponse/metrics`` (the lookup alone).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
-        guard passesChecksWithoutBlocking(request), let response = memoryCachedImage(for: request) else { return nil }
+        let start: ContinuousClock.Instant? = configuration.collectsTaskMetrics ? .now : nil
+        guard passesChecksWithoutBlocking(request), var response = memoryCachedImage(for: request) else { return nil }
         recorder.record { $0.memoryHits += 1 }
+        if let start {
+            let elapsed = ContinuousClock.now - start
+            response.metrics = ImageTaskMetrics(
+                source: .memoryCache, total: elapsed, stages: [.memoryCacheLookup: elapsed])
+        }
         return response
     }
 
