@@ -39,6 +39,7 @@ extension CurlTransfer {
     /// Points the handle (out of the multi) at `next`, with the headers the hop may carry and what is left of
     /// the deadline.
     func beginHop(to next: URL) {
+        recordHop()
         resetResponseState()
         let leaving = staysOnOrigin && !CrossOriginRedirects.sameOrigin(transfer.request.url, next)
         if leaving {

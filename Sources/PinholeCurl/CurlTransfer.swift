@@ -43,6 +43,9 @@ final class CurlTransfer {
     var staysOnOrigin = true
     /// When the first hop started: the deadline covers the whole chain.
     let startedAt = ContinuousClock.now
+    /// The phases and bytes of the hops before this one, summed (``CurlTransfer+Metrics.swift``); `nil` on the
+    /// first hop.
+    var earlierHops: TransferMetrics?
 
     /// Creates the easy handle and sets every option; `nil` when libcurl cannot allocate one.
     init?(_ transfer: HTTPTransfer) {
@@ -159,7 +162,8 @@ final class CurlTransfer {
         return .finish(
             .success(
                 DataResponse(
-                    data: body, statusCode: head.status, headers: head.fields, url: currentURL, redirects: redirects)))
+                    data: body, statusCode: head.status, headers: head.fields, url: currentURL, redirects: redirects,
+                    metrics: transferMetrics())))
     }
 
     /// Clears what the previous hop received, before the next one starts.

@@ -42,6 +42,27 @@ struct FeedScreenModelFullViewTests {
         #expect(lines[0].contains("3/30"))
     }
 
+    @Test func withTaskMetricsTheDetailsLineSaysWhereThePhotosTimeWent() async throws {
+        // Given a loaded list whose pipeline collects task metrics
+        let (loader, _) = GalleryFixture.countingLoader(GalleryFixture.feedData(count: 5, imagePrefix: "ok"))
+        let model = FeedScreenModel(
+            feedURL: GalleryFixture.feedURL, loader: loader,
+            pipeline: GalleryFixture.pipeline(collectsTaskMetrics: true), favouritesStore: nil,
+            locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!,
+            size: TerminalSize(columns: 120, rows: 40), layoutMode: .list, renderer: ChafaRenderer(mode: .symbols))
+        await model.load()
+        // When the first photo is opened in the full view
+        model.handle(.open)
+        try #require(await eventually { model.isSettled })
+        // Then its details line ends with the summary of its metrics: loaded now, with its decode
+        guard case .fullView(let content) = model.screenState().content else {
+            Issue.record("expected the full view")
+            return
+        }
+        #expect(content.details.hasPrefix("PNG · 400×300 px · network "), "\(content.details)")
+        #expect(content.details.contains("decode"), "\(content.details)")
+    }
+
     @Test func leftAndRightMoveBetweenPhotosAndEscReturnsToTheSamePlace() async {
         // Given the full view of item 5 opened from a list scrolled to show items 3…9
         let images = GalleryFixture.imageLoader()

@@ -33,6 +33,12 @@ struct LifecycleEndToEndTests {
         #expect(text.contains("pinhole_http_request_duration_seconds_count 3"))
         #expect(text.contains("pinhole_coalesced_joins_total"))
         #expect(text.contains("pinhole_memory_budget_in_use_bytes"))
+        // And the one image made has its pipeline stages in histograms: one download, one decode
+        #expect(text.contains("# TYPE pinhole_stage_seconds histogram"))
+        #expect(text.contains("pinhole_stage_seconds_count{stage=\"decode\"} 1"))
+        #expect(text.contains("pinhole_stage_seconds_count{stage=\"first_byte\"} 1"))
+        #expect(text.contains("pinhole_stage_seconds_bucket{stage=\"decode\",le=\"+Inf\"} 1"))
+        #expect(text.contains("pinhole_answers_by_source_total{source=\"network\"} 1"))
         // And the access log has one JSON line per request, with status and where the answer came from
         #expect(await eventually { harness.log.lines.count == 4 })
         let lines = harness.log.lines.compactMap {

@@ -23,6 +23,8 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
         let key: Key
         let subscriber: UInt64
         fileprivate let waiter: CoalescingWaiter<Value>
+        /// The joined job's context when the registry collects metrics (its stage times), else `nil`.
+        let context: JobContext?
     }
 
     private struct State: Sendable {
@@ -39,13 +41,22 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     private enum SubscribeOutcome {
+        /// Started; the job's context when the registry collects metrics.
+        case started(JobContext?)
+        /// Joined; the context when the join raised the job's priority (its observers must be told), and the
+        /// job's context when the registry collects metrics.
+        case join(raised: JobContext?, metrics: JobContext?)
         case cancelled
-        case started
-        /// Joined; the context when the join raised the job's priority (its observers must be told).
-        case join(raised: JobContext?)
     }
 
     private let state = Locked(State())
+    /// Whether each job's context records stage times (``JobContext/metrics``).
+    private let collectsMetrics: Bool
+
+    /// - Parameter collectsMetrics: whether jobs record stage times for ``ImageTaskMetrics``; `false` by default.
+    init(collectsMetrics: Bool = false) {
+        self.collectsMetrics = collectsMetrics
+    }
     private let joins = Atomic<Int>(0)
     private let starts = Atomic<Int>(0)
 
@@ -61,11 +72,14 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// - Parameters:
     ///   - subscriber: unique for this call (``UniqueID/next()``); used by ``updatePriority(_:subscriber:from:)``.
     ///   - priority: read under the registry's lock, so a concurrent priority change is never lost.
+    ///   - observeJob: when the registry collects metrics, called once before the wait with the job's context
+    ///     and whether this caller joined it (`false`: it started it).
     /// - Throws: `CancellationError` when the caller is cancelled; otherwise what the job threw.
     func value(
         for key: Key,
         subscriber: UInt64,
         priority: @Sendable () -> Priority,
+        observeJob: ((JobContext, _ joined: Bool) -> Void)? = nil,
         work: @escaping Work
     ) async throws -> Value {
         try Task.checkCancellation()
@@ -76,25 +90,29 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
                 if Task.isCancelled { return .cancelled }
                 switch state.machine.subscribe(key, subscriber: subscriber, priority: priority(), payload: waiter) {
                 case .start(let jobID, let jobPriority):
-                    let context = JobContext(id: jobID, priority: jobPriority)
+                    let context = JobContext(id: jobID, priority: jobPriority, collectsMetrics: collectsMetrics)
                     state.contexts[jobID] = context
                     // Made under the lock, so that from the moment the job exists a leaving caller finds its
                     // task to cancel (made after the lock, a preempted thread left a window in which the last
                     // caller could leave without cancelling it, and a new caller could join work nobody wanted).
                     state.tasks[jobID] = makeTask(key: key, context: context, work: work)
-                    return .started
+                    return .started(collectsMetrics ? context : nil)
                 case .join(let jobID, let newPriority):
-                    return .join(raised: state.changePriority(of: jobID, to: newPriority))
+                    return .join(
+                        raised: state.changePriority(of: jobID, to: newPriority),
+                        metrics: collectsMetrics ? state.contexts[jobID] : nil)
                 }
             }
             switch outcome {
             case .cancelled:
                 throw CancellationError()
-            case .started:
+            case .started(let context):
                 starts.add(1, ordering: .relaxed)
-            case .join(let raised):
+                if let context { observeJob?(context, false) }
+            case .join(let raised, let context):
                 joins.add(1, ordering: .relaxed)
                 raised?.notifyObservers()
+                if let context { observeJob?(context, true) }
             }
             return try await waiter.value()
         } onCancel: {
@@ -114,12 +132,14 @@ final class CoalescingRegistry<Key: Hashable & Sendable, Value: Sendable>: Senda
                 case .join(let jobID, let newPriority)? =
                     state.machine.join(key, subscriber: subscriber, priority: priority(), payload: waiter)
             else { return nil }
-            return .join(raised: state.changePriority(of: jobID, to: newPriority))
+            return .join(
+                raised: state.changePriority(of: jobID, to: newPriority),
+                metrics: collectsMetrics ? state.contexts[jobID] : nil)
         }
-        guard case .join(let raised)? = outcome else { return nil }
+        guard case .join(let raised, let context)? = outcome else { return nil }
         joins.add(1, ordering: .relaxed)
         raised?.notifyObservers()
-        return Subscription(key: key, subscriber: subscriber, waiter: waiter)
+        return Subscription(key: key, subscriber: subscriber, waiter: waiter, context: context)
     }
 
     /// The result of the job `subscription` joined.

@@ -5,6 +5,8 @@ import Synchronization
 final class LoadedData: Sendable {
     let data: Data
     let source: ImageResponse.Source
+    /// Where the bytes came from, finer than ``source`` (for ``ImageTaskMetrics``).
+    let origin: ImageTaskMetrics.Source
     /// What to store in the disk cache once a decode proved the bytes good; `nil` when nothing is to be stored.
     let pendingDiskEntry: DiskCache.Metadata?
     /// The metadata of the disk-cache entry the bytes came from (for thumbnails made from them); `nil` otherwise.
@@ -14,12 +16,14 @@ final class LoadedData: Sendable {
     let freshUntil: Date?
     private let stored = Atomic<Bool>(false)
 
+    /// - Parameter origin: ``ImageTaskMetrics/Source`` of `source` by default.
     init(
-        data: Data, source: ImageResponse.Source, pendingDiskEntry: DiskCache.Metadata?,
-        cachedMetadata: DiskCache.Metadata? = nil, freshUntil: Date? = nil
+        data: Data, source: ImageResponse.Source, origin: ImageTaskMetrics.Source? = nil,
+        pendingDiskEntry: DiskCache.Metadata?, cachedMetadata: DiskCache.Metadata? = nil, freshUntil: Date? = nil
     ) {
         self.data = data
         self.source = source
+        self.origin = origin ?? ImageTaskMetrics.Source(source)
         self.pendingDiskEntry = pendingDiskEntry
         self.cachedMetadata = cachedMetadata
         self.freshUntil = freshUntil
@@ -46,7 +50,9 @@ extension ImagePipeline {
         let disk = useDisk ? await lazyDiskCache.cache() : nil
         var cached: DiskCache.Entry?
         if let disk, key.readsDiskCache {
+            let lookupStart = context.metricsClock()
             cached = await storedOriginal(for: request, key: key, in: disk)
+            context.record(.dataDiskLookup, since: lookupStart)
             if let stored = cached, stored.metadata.failureStatus != nil {
                 if let failure = failureFromDisk(stored, for: request, key: key) { throw failure }
                 cached = nil  // a stale failure has nothing to revalidate or stand in with

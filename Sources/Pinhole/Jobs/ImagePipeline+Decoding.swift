@@ -18,7 +18,7 @@ extension ImagePipeline {
     /// decodes, their time and their failures.
     func decodeUnderLimit(_ data: Data, for request: ImageRequest, context: JobContext) async throws -> DecodedImage {
         try await decodeUnderLimit(
-            data, options: decodingOptions(for: request), priority: { context.priority },
+            data, options: decodingOptions(for: request), priority: { context.priority }, metrics: context,
             observe: { token in
                 context.observePriority { [processingQueue] in
                     processingQueue.updatePriority(token, from: { context.priority })
@@ -28,19 +28,23 @@ extension ImagePipeline {
 
     /// Decodes `data` with `options` under the CPU limit; `observe` is given the queue token before the wait.
     /// `countsAsDecode: false` (an encoded thumbnail read back, a check before storing) leaves
-    /// ``PipelineMetrics/decodes`` alone: it counts full decodes of sources.
+    /// ``PipelineMetrics/decodes`` alone: it counts full decodes of sources. `metrics` (a job's context) records
+    /// the wait for a CPU slot and the decode, when it collects metrics.
     func decodeUnderLimit(
         _ data: Data, options: DecodingOptions, priority: @escaping @Sendable () -> Priority,
-        countsAsDecode: Bool = true, observe: (UInt64) -> Void = { _ in }
+        countsAsDecode: Bool = true, metrics: JobContext? = nil, observe: (UInt64) -> Void = { _ in }
     ) async throws -> DecodedImage {
         let token = UniqueID.next()
         observe(token)
+        let queued = metrics?.metricsClock()
         return try await processingQueue.run(token: token, priority: priority) {
             try Task.checkCancellation()
             let start = ContinuousClock.now
+            if let queued { metrics?.record(.decodeQueueWait, start - queued) }
             do {
                 let decoded = try await configuration.decoder.decode(data, options: options)
                 let elapsed = ContinuousClock.now - start
+                metrics?.record(.decode, elapsed)
                 guard countsAsDecode else { return decoded }
                 recorder.record {
                     $0.decodes += 1

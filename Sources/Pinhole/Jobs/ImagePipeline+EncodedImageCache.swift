@@ -12,11 +12,16 @@ extension ImagePipeline {
     /// original's HTTP freshness: ``DiskCacheFreshness``). The small stored
     /// image is decoded at full size; that is a ``PipelineMetrics/thumbnailDiskHits``, not a
     /// ``PipelineMetrics/decodes``. An entry that does not parse or decode is removed and reads as a miss.
-    func encodedImageHit(for request: ImageRequest, key: ImageJobKey) async throws -> LoadedImage? {
+    func encodedImageHit(
+        for request: ImageRequest, key: ImageJobKey, context: JobContext
+    ) async throws -> LoadedImage? {
         guard storesEncodedImages(for: request), key.data.readsDiskCache, let disk = await lazyDiskCache.cache()
         else { return nil }
         let diskKey = EncodedImageEntry.diskKey(for: key.image)
-        guard let entry = await disk.entry(for: diskKey),
+        let lookupStart = context.metricsClock()
+        let found = await disk.entry(for: diskKey)
+        context.record(.thumbnailDiskLookup, since: lookupStart)
+        guard let entry = found,
             entry.metadata.mayAnswer(now: Date(), offline: !key.data.loadsFromSource),
             entry.metadata.matches(requestHeaders: request.headers)
         else { return nil }
@@ -30,7 +35,7 @@ extension ImagePipeline {
             // Under the CPU limit like every decode, at the request's priority.
             decoded = try await decodeUnderLimit(
                 stored.image, options: DecodingOptions(maxPixelCount: configuration.maxPixelCount),
-                priority: { request.priority }, countsAsDecode: false)
+                priority: { request.priority }, countsAsDecode: false, metrics: context)
         } catch let error as PinholeError {
             configuration.onDiagnostic?("disk cache: dropped an encoded image that does not decode: \(error)")
             await disk.removeEntry(for: diskKey)
@@ -38,6 +43,7 @@ extension ImagePipeline {
         }
         let result = DecodedImage(image: decoded.image, info: stored.info)
         recorder.record { $0.thumbnailDiskHits += 1 }
+        context.recordSource(.thumbnailDiskCache)
         if key.writesMemoryCache { storeInMemory(result, for: key.image, freshUntil: entry.metadata.expiresAt) }
         return LoadedImage(decoded: result, source: .diskCache)
     }
@@ -48,19 +54,22 @@ extension ImagePipeline {
     /// thumbnail behind either). Failures are reported through ``Configuration/onDiagnostic`` (once
     /// per kind) and dropped.
     func storeEncodedImage(
-        _ decoded: DecodedImage, for request: ImageRequest, key: ImageJobKey, from loaded: LoadedData
-    )
-        async
-    {
+        _ decoded: DecodedImage, for request: ImageRequest, key: ImageJobKey, from loaded: LoadedData,
+        context: JobContext
+    ) async {
         guard storesEncodedImages(for: request), key.data.writesDiskCache, let encoder = configuration.encoder,
             let metadata = loaded.pendingDiskEntry ?? loaded.cachedMetadata, let disk = await lazyDiskCache.cache()
         else { return }
         let options =
             decoded.image.hasAlpha ? EncodingOptions(format: .png) : EncodingOptions(format: .jpeg, quality: 90)
         do {
+            let encodeStart = context.metricsClock()
             let image = try await encoder.encode(decoded.image, options: options)
+            context.record(.encode, since: encodeStart)
             let payload = try EncodedImageEntry(info: decoded.info, image: image).encoded()
+            let storeStart = context.metricsClock()
             try await disk.store(payload, metadata: metadata, for: EncodedImageEntry.diskKey(for: key.image))
+            context.record(.store, since: storeStart)
             recorder.record { $0.thumbnailDiskWrites += 1 }
         } catch is CancellationError {
             return

@@ -40,8 +40,14 @@ extension ImagePipeline {
         // However the download ends, the preview decode still running for it is cancelled.
         defer { previews?.stop() }
         let priority: @Sendable () -> Priority = { context.priority }
+        let queued = context.metricsClock()
         return try await networkQueue.run(token: token, priority: priority, group: Self.origin(of: request.url)) {
-            try await download(dataRequest)
+            let loadStart = context.metricsClock()
+            if let queued, let loadStart { context.record(.networkQueueWait, loadStart - queued) }
+            let response = try await download(dataRequest)
+            context.record(.load, since: loadStart)
+            context.recordTransfer(response.metrics)
+            return response
         }
     }
 

@@ -26,7 +26,8 @@ extension ImagePipeline {
         case .doNotStore: await disk.removeEntry(for: key.sourceKey)
         }
         return LoadedData(
-            data: cached.data, source: .diskCache, pendingDiskEntry: nil, cachedMetadata: refreshedMetadata,
+            data: cached.data, source: .diskCache, origin: .revalidated, pendingDiskEntry: nil,
+            cachedMetadata: refreshedMetadata,
             freshUntil: refreshedMetadata?.expiresAt ?? Date())
     }
 
@@ -41,7 +42,8 @@ extension ImagePipeline {
             $0.staleHits += 1
         }
         // Stale: not kept in memory either, so the next request tries the origin again.
-        return LoadedData(data: cached.data, source: .diskCache, pendingDiskEntry: nil, freshUntil: Date())
+        return LoadedData(
+            data: cached.data, source: .diskCache, origin: .staleDiskCache, pendingDiskEntry: nil, freshUntil: Date())
     }
 
     /// Whether `error` says the origin could not be reached (transport failure, a body cut short, timeout, `5xx`),

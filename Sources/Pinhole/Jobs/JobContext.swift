@@ -22,10 +22,13 @@ final class JobContext: Sendable {
     /// Unique within its registry.
     let id: UInt64
     private let state: Locked<State>
+    /// The job's stage times (JobMetrics.swift); `nil` when the pipeline does not collect task metrics.
+    let metrics: Locked<JobMetrics>?
 
-    init(id: UInt64, priority: Priority) {
+    init(id: UInt64, priority: Priority, collectsMetrics: Bool = false) {
         self.id = id
         self.state = Locked(State(priority: priority))
+        self.metrics = collectsMetrics ? Locked(JobMetrics()) : nil
     }
 
     /// The job's priority now.

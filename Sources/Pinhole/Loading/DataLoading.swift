@@ -73,15 +73,20 @@ public struct DataResponse: Sendable, Hashable {
     /// URL); empty when there were none. A cache that stores the response under the requested URL keeps it
     /// only as long as every one of them allows (``Redirect``).
     public var redirects: [Redirect]
+    /// What the loader measured of the transfer (phases, bytes, redirects); `nil` when it measured nothing.
+    /// `PinholeCurl`'s loader gives libcurl's timings; the file and `data:` loaders give the bytes read.
+    public var metrics: TransferMetrics?
 
     public init(
-        data: Data, statusCode: Int = 200, headers: [String: String] = [:], url: URL, redirects: [Redirect] = []
+        data: Data, statusCode: Int = 200, headers: [String: String] = [:], url: URL, redirects: [Redirect] = [],
+        metrics: TransferMetrics? = nil
     ) {
         self.data = data
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
         self.redirects = redirects
+        self.metrics = metrics
     }
 
     /// `true` for `304 Not Modified`: the cached copy is still good.

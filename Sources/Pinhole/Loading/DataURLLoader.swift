@@ -14,7 +14,7 @@ public struct DataURLLoader: DataLoading {
         try Task.checkCancellation()
         let data = try Self.bytes(of: request.url)
         request.onProgress?(data.count, data.count)
-        return DataResponse(data: data, url: request.url)
+        return DataResponse(data: data, url: request.url, metrics: TransferMetrics(bytesReceived: data.count))
     }
 
     /// The bytes a `data:` URL carries.

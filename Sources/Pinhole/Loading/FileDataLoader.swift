@@ -39,7 +39,7 @@ public struct FileDataLoader: DataLoading {
         }
         try Task.checkCancellation()
         request.onProgress?(data.count, data.count)
-        return DataResponse(data: data, url: url)
+        return DataResponse(data: data, url: url, metrics: TransferMetrics(bytesReceived: data.count))
     }
 
     /// Blocking read; runs on a worker thread.

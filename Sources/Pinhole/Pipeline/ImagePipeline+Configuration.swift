@@ -84,6 +84,10 @@ extension ImagePipeline {
         public var untrustedFormats: Set<ImageFormat> = ImageFormat.untrustedDefault
         /// Resolves host names for the untrusted-source checks; ``SystemHostResolver`` by default.
         public var hostResolver: any HostResolving = SystemHostResolver()
+        /// Whether every response and finished ``ImageTask`` carries an ``ImageTaskMetrics`` (where the result
+        /// came from, the time of each stage, the transfer, whether it joined another caller's job); `false` by
+        /// default, and then nothing is measured for it (no clock reads, no allocations).
+        public var collectsTaskMetrics = false
         /// Receives one-line diagnostics (for example "disk cache unavailable"); `nil` by default.
         public var onDiagnostic: (@Sendable (String) -> Void)?
 

@@ -30,8 +30,8 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was made with; under an untrusted ``Configuration/sourcePolicy`` with its
     /// limits clamped and its default loaders guarded (see ``SourcePolicy``).
     public let configuration: Configuration
-    let imageJobs = CoalescingRegistry<ImageJobKey, LoadedImage>()
-    let dataJobs = CoalescingRegistry<DataJobKey, LoadedData>()
+    let imageJobs: CoalescingRegistry<ImageJobKey, LoadedImage>
+    let dataJobs: CoalescingRegistry<DataJobKey, LoadedData>
     let networkQueue: WorkQueue
     let processingQueue: WorkQueue
     let recorder = MetricsRecorder()
@@ -49,6 +49,8 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration) {
         (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
+        self.imageJobs = CoalescingRegistry(collectsMetrics: configuration.collectsTaskMetrics)
+        self.dataJobs = CoalescingRegistry(collectsMetrics: configuration.collectsTaskMetrics)
         self.networkQueue = WorkQueue(
             limit: configuration.networkConcurrencyLimit, groupLimit: configuration.networkConcurrencyLimitPerHost)
         self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
@@ -73,7 +75,9 @@ public final class ImagePipeline: Sendable {
     /// - Throws: `CancellationError` when the calling task is cancelled; ``PinholeError`` otherwise
     ///   (``PinholeError/Code/invalidRequest``, ``PinholeError/Code/untrustedSource`` before any cache lookup).
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        try await image(for: request, subscriber: UniqueID.next(), priority: { request.priority })
+        try await image(
+            for: request, subscriber: UniqueID.next(), priority: { request.priority },
+            metrics: configuration.collectsTaskMetrics ? TaskMetricsCollector() : nil)
     }
 
     /// The full-size image at `url` (oriented, 8-bit sRGB), through the caches; `ImageRequest(url: url)`.
@@ -111,9 +115,17 @@ public final class ImagePipeline: Sendable {
     /// URL the policy refuses gets `nil` even when another pipeline sharing the memory cache stored the image. Only
     /// URLs whose check needs no DNS and no file system (an `http(s)` URL with an IP-address host) can be answered
     /// here then; others get `nil` (``image(for:)`` checks them, then answers).
+    ///
+    /// Under ``Configuration/collectsTaskMetrics`` a hit carries its ``ImageResponse/metrics`` (the lookup alone).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
-        guard passesChecksWithoutBlocking(request), let response = memoryCachedImage(for: request) else { return nil }
+        let start: ContinuousClock.Instant? = configuration.collectsTaskMetrics ? .now : nil
+        guard passesChecksWithoutBlocking(request), var response = memoryCachedImage(for: request) else { return nil }
         recorder.record { $0.memoryHits += 1 }
+        if let start {
+            let elapsed = ContinuousClock.now - start
+            response.metrics = ImageTaskMetrics(
+                source: .memoryCache, total: elapsed, stages: [.memoryCacheLookup: elapsed])
+        }
         return response
     }
 
@@ -142,34 +154,49 @@ public final class ImagePipeline: Sendable {
     /// The disk cache, once opened; `nil` when none is configured or it could not be opened.
     public func diskCache() async -> DiskCache? { await lazyDiskCache.cache() }
 
-    /// - Parameter joined: the image job `subscriber` already joined (``ImageTask`` joins a running job when it is
-    ///   made); awaited instead of subscribing again, and left when a check fails or a cache answers.
+    /// - Parameters:
+    ///   - joined: the image job `subscriber` already joined (``ImageTask`` joins a running job when it is made);
+    ///     awaited instead of subscribing again, and left when a check fails or a cache answers.
+    ///   - metrics: the request's ``ImageTaskMetrics`` under way (``Configuration/collectsTaskMetrics``), ended
+    ///     here however the request ends; `nil` measures nothing.
     func image(
         for request: ImageRequest,
         subscriber: UInt64,
         priority: @escaping @Sendable () -> Priority,
-        joined: CoalescingRegistry<ImageJobKey, LoadedImage>.Subscription? = nil
+        joined: CoalescingRegistry<ImageJobKey, LoadedImage>.Subscription? = nil,
+        metrics: TaskMetricsCollector? = nil
     ) async throws -> ImageResponse {
         do {
-            if let answer = try await answerWithoutJob(request) {
+            if case (var answer, let source)? = try await answerWithoutJob(request, metrics: metrics) {
                 joined.map(imageJobs.leave)
+                if let metrics { answer.metrics = metrics.finish(source: source) }
                 return answer
             }
         } catch {
             joined.map(imageJobs.leave)
+            metrics?.finish(source: nil)
             throw error
         }
         let key = request.imageJobKey
         let loaded: LoadedImage
-        if let joined {
-            loaded = try await imageJobs.value(of: joined)
-        } else {
-            loaded = try await imageJobs.value(for: key, subscriber: subscriber, priority: priority) {
-                [self] context in try await runImageJob(request, key: key, context: context)
+        do {
+            if let joined {
+                if let metrics, let job = joined.context { metrics.attach(job, joined: true) }
+                loaded = try await imageJobs.value(of: joined)
+            } else {
+                loaded = try await imageJobs.value(
+                    for: key, subscriber: subscriber, priority: priority,
+                    observeJob: metrics.map { metrics in { job, joined in metrics.attach(job, joined: joined) } }
+                ) { [self] context in try await runImageJob(request, key: key, context: context) }
             }
+        } catch {
+            metrics?.finish(source: nil)
+            throw error
         }
-        return ImageResponse(
+        var response = ImageResponse(
             image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
+        if let metrics { response.metrics = metrics.finish(source: ImageTaskMetrics.Source(loaded.source)) }
+        return response
     }
 
     /// The data-only path of ``data(for:)``: the request's checks, the data job, then a small decode of bytes
@@ -196,17 +223,21 @@ public final class ImagePipeline: Sendable {
     }
 
     /// What comes before any job: the request's checks (which throw), then the memory cache and the size-aware
-    /// lookup; `nil` when a job must load the image.
-    private func answerWithoutJob(_ request: ImageRequest) async throws -> ImageResponse? {
+    /// lookup (timed into `metrics`, when given); `nil` when a job must load the image.
+    private func answerWithoutJob(
+        _ request: ImageRequest, metrics: TaskMetricsCollector?
+    ) async throws -> (ImageResponse, ImageTaskMetrics.Source)? {
         recorder.record { $0.requests += 1 }
         // Validation comes before any cache: a cache shared with a more trusting pipeline must not answer.
         try validate(request)
         if request.data == nil { try await checkSource(request.url) }  // bytes in hand: no URL is used
+        let lookupStart: ContinuousClock.Instant? = metrics == nil ? nil : .now
+        defer { if let metrics, let lookupStart { metrics.recordMemoryLookup(since: lookupStart) } }
         if let cached = memoryCachedImage(for: request) {
             recorder.record { $0.memoryHits += 1 }
-            return cached
+            return (cached, .memoryCache)
         }
-        return try await resizedFromLargerCachedImage(for: request)
+        return try await resizedFromLargerCachedImage(for: request).map { ($0, .memoryResize) }
     }
 
     /// The checks that need neither DNS nor the file system: the scheme, and under an untrusted policy the

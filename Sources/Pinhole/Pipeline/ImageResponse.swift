@@ -23,6 +23,15 @@ public struct ImageResponse: Sendable, Hashable {
     public var source: Source
     /// The request this answers (a caller that joined a shared job gets its own request here).
     public var request: ImageRequest
+    /// Where this request's time went (``ImageTaskMetrics``); `nil` unless the pipeline collects task metrics
+    /// (``ImagePipeline/Configuration/collectsTaskMetrics``).
+    public var metrics: ImageTaskMetrics? {
+        get { metricsBox?.value }
+        set { metricsBox = newValue.map(MetricsBox.init) }
+    }
+    /// Boxed, so that a response without metrics (the memory-cache hit path) stays one word larger, not a whole
+    /// record larger.
+    private var metricsBox: MetricsBox?
 
     public init(image: PixelImage, info: DecodedImage.SourceInfo, source: Source, request: ImageRequest) {
         self.image = image
@@ -30,4 +39,14 @@ public struct ImageResponse: Sendable, Hashable {
         self.source = source
         self.request = request
     }
+}
+
+/// An immutable ``ImageTaskMetrics`` behind a reference, compared by value.
+private final class MetricsBox: Sendable, Hashable {
+    let value: ImageTaskMetrics
+
+    init(_ value: ImageTaskMetrics) { self.value = value }
+
+    static func == (lhs: MetricsBox, rhs: MetricsBox) -> Bool { lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

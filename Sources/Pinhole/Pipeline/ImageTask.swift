@@ -25,12 +25,16 @@ public final class ImageTask: Sendable {
 
     /// The image job joined when the task was made, if one was running then.
     private let joined: CoalescingRegistry<ImageJobKey, LoadedImage>.Subscription?
+    /// The task's metrics under way; `nil` unless the pipeline collects them.
+    private let metricsCollector: TaskMetricsCollector?
 
     init(pipeline: ImagePipeline, request: ImageRequest) {
         self.pipeline = pipeline
         self.request = request
         let currentPriority = Locked(request.priority)
         self.currentPriority = currentPriority
+        let metricsCollector = pipeline.configuration.collectsTaskMetrics ? TaskMetricsCollector() : nil
+        self.metricsCollector = metricsCollector
         // A job already running for the request is joined here, before the caller gets the task: a caller that
         // leaves that job in the same turn (a prefetch the caller stops for the row it now binds) then does not
         // cancel it and its download. The checks and caches still come first in the load below, which leaves the
@@ -47,7 +51,8 @@ public final class ImageTask: Sendable {
             defer { pipeline.loadObservers.remove(self) }
             do {
                 let response = try await pipeline.image(
-                    for: request, subscriber: subscriber, priority: { self.priority }, joined: joined)
+                    for: request, subscriber: subscriber, priority: { self.priority }, joined: joined,
+                    metrics: metricsCollector)
                 finish(.success(response))
                 return response
             } catch {
@@ -88,6 +93,12 @@ public final class ImageTask: Sendable {
         // At once, not when the task next runs: the job joined at creation must not outlive a cancel in the same turn.
         if let joined { pipeline.imageJobs.leave(joined) }
     }
+
+    /// Where the task's time went, once it has finished (answered, failed or cancelled); `nil` before that, and
+    /// unless the pipeline collects task metrics (``ImagePipeline/Configuration/collectsTaskMetrics``). After a
+    /// success it is the response's ``ImageResponse/metrics``; after a failure its ``ImageTaskMetrics/source`` is
+    /// `nil` and it has the stages that ran.
+    public var metrics: ImageTaskMetrics? { metricsCollector?.record }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { task.withLock { $0?.isCancelled ?? true } }

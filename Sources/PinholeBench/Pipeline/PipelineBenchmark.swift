@@ -22,6 +22,9 @@ public struct PipelineBenchmark: Sendable {
         public var waitingRequests = 1_000
         /// The slow server's latency; 250 ms by default.
         public var serverLatency: Duration = .milliseconds(250)
+        /// Whether the hit and overhead pipelines collect per-request metrics
+        /// (`ImagePipeline.Configuration.collectsTaskMetrics`), to measure what they cost; `false` by default.
+        public var collectsTaskMetrics = false
 
         public init() {}
     }
@@ -54,6 +57,7 @@ public struct PipelineBenchmark: Sendable {
     private func makePipeline(memoryCache: Bool) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(decoder: InstantDecoder(), dataLoader: InstantDataLoader())
         if !memoryCache { configuration.memoryCache = nil }
+        configuration.collectsTaskMetrics = self.configuration.collectsTaskMetrics
         return ImagePipeline(configuration: configuration)
     }
 

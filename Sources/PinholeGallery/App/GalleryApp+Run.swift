@@ -31,9 +31,11 @@ extension GalleryApp {
         }
         TerminalSession.enter(rawInput: inputIsTerminal, alternateScreen: outputIsTerminal)
         let renderer = await renderer(options, size: size, asksTerminal: inputIsTerminal && outputIsTerminal)
-        let pipeline = ImagePipeline(
-            configuration: ImagePipeline.Configuration(
-                decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader())))
+        var configuration = ImagePipeline.Configuration(
+            decoder: VipsDecoder(), dataLoader: SchemeRoutingDataLoader(http: HTTPDataLoader()))
+        // The full view's line of details says where the photo's time went.
+        configuration.collectsTaskMetrics = true
+        let pipeline = ImagePipeline(configuration: configuration)
         let model = FeedScreenModel(
             feedURL: feedURL, loader: FeedLoaders.live(), pipeline: pipeline,
             favouritesStore: FavouritesStore(fileURL: FavouritesStore.defaultFileURL(environment: options.environment)),

@@ -110,10 +110,12 @@ extension FeedScreenModel {
         return pictureState(fullView.slot) { fullViewKey($0) }
     }
 
-    /// "JPEG · 4000×3000 px" for the full view's photo once it has loaded.
+    /// "JPEG · 4000×3000 px" for the full view's photo once it has loaded, followed by where its time went when
+    /// the pipeline collects task metrics ("· network 182 ms: first_byte 120, decode 40, download 12").
     func fullViewDetails() -> String {
         guard let response = fullView?.slot.phase.response else { return "" }
         let info = response.info
-        return "\(info.format.name.uppercased()) · \(info.width)×\(info.height) px"
+        let details = "\(info.format.name.uppercased()) · \(info.width)×\(info.height) px"
+        return response.metrics.map { details + " · \($0)" } ?? details
     }
 }

@@ -50,6 +50,8 @@ final class ServerMetrics: Sendable {
         var memoryTrims = 0
         /// The admission controller's state and its limits, when there is one.
         var admission: (state: AdmissionController.Snapshot, limits: AdmissionController.Limits)?
+        /// The pipeline's stage times over the answers, when they are collected.
+        var stages: StageHistograms?
     }
 
     /// The exposition text.
@@ -95,6 +97,7 @@ final class ServerMetrics: Sendable {
             "memory_trims_total", "counter", "Times freed memory was given back to the system after a burst.",
             [("", "\(snapshot.memoryTrims)")])
         if let (admission, limits) = snapshot.admission { Self.render(admission, limits: limits, into: metric) }
+        snapshot.stages?.render(into: metric)
         return lines.joined(separator: "\n") + "\n"
     }
 

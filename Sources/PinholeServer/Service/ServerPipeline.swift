@@ -38,6 +38,8 @@ public enum ServerPipeline {
         pipeline.diskCacheSizeLimit = configuration.cacheSizeLimit
         pipeline.diskCachePolicy = .storeAll
         pipeline.onDiagnostic = onDiagnostic
+        // Per-request stage times for /metrics (`pinhole_stage_seconds`): a few clock reads per answer made.
+        pipeline.collectsTaskMetrics = true
         return ImagePipeline(configuration: pipeline)
     }
 

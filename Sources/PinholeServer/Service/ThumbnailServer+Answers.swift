@@ -63,7 +63,7 @@ extension ThumbnailServer {
             decodes: counts.decodes, encodes: service.encodes, bytesReceived: counts.bytesReceived,
             memoryBudgetBytes: configuration.memoryBudget, memoryInUseBytes: memoryInUse, draining: isDraining,
             memoryTrims: memoryTrimmer.trimCount,
-            admission: service.configuration.admission.map { ($0.snapshot, $0.limits) })
+            admission: service.configuration.admission.map { ($0.snapshot, $0.limits) }, stages: service.stageTimes)
         return ServerResponse(
             status: 200,
             headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],

@@ -44,6 +44,8 @@ public final class ThumbnailService: Sendable {
     let encodedCache: MemoryCache<EncodedThumbnailKey, EncodedThumbnail>
     let inFlight = Locked<[EncodedThumbnailKey: Task<EncodedThumbnail, any Error>]>([:])
     let counters = Locked(Counters())
+    /// The pipeline's stage times over the images answers were made from (`/metrics`).
+    let stageTimes = StageHistograms()
 
     struct Counters {
         var encodedHits = 0
@@ -192,6 +194,7 @@ public final class ThumbnailService: Sendable {
     func make(_ key: EncodedThumbnailKey, source: URL, options: ProcessingOptions) async throws -> EncodedThumbnail {
         let request = ImageRequest(url: source, thumbnail: options.thumbnail, timeout: configuration.timeout)
         let response = try await configuration.pipeline.image(for: request)
+        if let metrics = response.metrics { stageTimes.record(metrics) }
         let format = key.format.format(hasAlpha: response.image.hasAlpha)
         try Task.checkCancellation()
         let encoding = EncodingOptions(format: format.imageFormat, quality: key.quality)

@@ -6,6 +6,9 @@
 /// - skipped (`--skip-existing`, the output was already whole): `{"input":…,"output":…,"skipped":true}`
 /// - failed: `{"error":{"kind":"truncated","message":"…"},"input":…,"output":…}` (`output` is where the
 ///   thumbnail would have gone; absent for a list line that is not an input).
+///
+/// Written and failed inputs the pipeline got also carry `metrics` (``ThumbnailReport/TaskMetrics``):
+/// `{"source":"network","joined":false,"totalSeconds":…,"stageSeconds":{"decode":…,"first_byte":…},…}`.
 struct BatchRecord: Codable, Sendable, Equatable {
     /// Why an input failed.
     struct Failure: Codable, Sendable, Equatable {
@@ -32,6 +35,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var skipped: Bool?
     /// Why the input failed.
     var error: Failure?
+    /// Where the input's time went in the pipeline (written and failed inputs the pipeline got).
+    var metrics: ThumbnailReport.TaskMetrics?
 
     /// A written thumbnail.
     init(_ output: ThumbnailReport.Output) {
@@ -41,6 +46,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         height = output.height
         bytes = output.bytes
         thumbhash = output.thumbhash
+        metrics = output.metrics
     }
 
     /// A failed input.
@@ -48,6 +54,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         input = failure.input
         self.output = output
         error = Failure(kind: failure.kind, message: failure.message)
+        metrics = failure.metrics
     }
 
     /// An input skipped because `output` was already whole.

@@ -5,12 +5,13 @@ import PinholeBench
 /// coalescing of identical requests, threads while requests wait on a slow server).
 enum BenchPipelineCommand {
     static let help = """
-        USAGE: pinhole bench pipeline [--runs N] [--json]
+        USAGE: pinhole bench pipeline [--runs N] [--task-metrics] [--json]
 
         The pipeline's own costs, each with a reference measured in the same run: a memory-cache hit vs a locked
         dictionary lookup; a request with an instant loader and decoder vs calling them directly (5,000
         requests); 1,000 identical concurrent requests (loads caused); peak threads while 1,000 requests wait on
         a 250 ms loopback server vs the baseline (the in-process server's own threads are not counted).
+        --task-metrics measures the pipelines with per-request metrics collected (collectsTaskMetrics).
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -24,6 +25,7 @@ enum BenchPipelineCommand {
         {
             configuration.runs = runs
         }
+        configuration.collectsTaskMetrics = arguments.contains("--task-metrics")
         let json = arguments.contains("--json")
         do {
             let result = try await PipelineBenchmark(configuration: configuration).run { line in

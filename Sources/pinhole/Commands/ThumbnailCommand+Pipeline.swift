@@ -29,6 +29,8 @@ extension ThumbnailCommand {
             pipelineConfiguration.sourcePolicy = .untrusted(
                 allowedFileRoot: URL(fileURLWithPath: configuration.allowedRoot))
         }
+        // `--jsonl` prints where each input's time went.
+        pipelineConfiguration.collectsTaskMetrics = configuration.jsonLines
         pipelineConfiguration.onDiagnostic = { line in
             FileHandle.standardError.write(Data("pinhole: \(line)\n".utf8))
         }

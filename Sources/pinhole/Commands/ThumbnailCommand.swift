@@ -157,9 +157,15 @@ struct ThumbnailCommand: Sendable {
 
     /// Loads (through the pipeline), encodes and writes one input.
     func thumbnail(_ input: InputFile, to output: String, pipeline: ImagePipeline) async -> Outcome {
+        let request = configuration.request.request(for: input.source, size: configuration.size)
+        // A task, so that a failure has its metrics too (`--jsonl`); cancelling this caller cancels it.
+        let task = pipeline.imageTask(for: request)
         do {
-            let request = configuration.request.request(for: input.source, size: configuration.size)
-            let decoded = try await pipeline.image(for: request)
+            let decoded = try await withTaskCancellationHandler {
+                try await task.response
+            } onCancel: {
+                task.cancel()
+            }
             try Task.checkCancellation()
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
             let encoded = try await codecs.encoder.encode(decoded.image, options: encoding)
@@ -168,10 +174,13 @@ struct ThumbnailCommand: Sendable {
             let hash = reportsHash ? try await codecs.makeThumbHash?(decoded.image) : nil
             let written = ThumbnailReport.Output(
                 input: input.path, output: output, width: decoded.image.width,
-                height: decoded.image.height, bytes: encoded.count, thumbhash: hash?.base64)
+                height: decoded.image.height, bytes: encoded.count, thumbhash: hash?.base64,
+                metrics: decoded.metrics.map(ThumbnailReport.TaskMetrics.init))
             return .written(written, image: configuration.contactSheet == nil ? nil : decoded.image)
         } catch {
-            return .failed(Self.failure(input.path, error))
+            var failure = Self.failure(input.path, error)
+            failure.metrics = task.metrics.map(ThumbnailReport.TaskMetrics.init)
+            return .failed(failure)
         }
     }
 

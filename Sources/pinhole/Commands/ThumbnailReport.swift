@@ -16,6 +16,8 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
         var bytes: Int
         /// The thumbnail's ThumbHash in base64 (https://evanw.github.io/thumbhash/), with `--json` and `--jsonl`.
         var thumbhash: String? = nil
+        /// Where the input's time went, with `--jsonl`.
+        var metrics: TaskMetrics? = nil
     }
 
     /// An input that failed, or the contact sheet when it could not be made.
@@ -26,6 +28,8 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
         var kind: String
         /// What was found, for people.
         var message: String
+        /// Where the input's time went until it failed, with `--jsonl` (when the pipeline got the request).
+        var metrics: TaskMetrics? = nil
     }
 
     /// The contact sheet that was written.

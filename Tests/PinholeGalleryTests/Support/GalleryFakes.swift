@@ -54,8 +54,11 @@ enum GalleryFixture {
         }
     }
 
-    static func pipeline(_ loader: GatedDataLoader = imageLoader()) -> ImagePipeline {
-        ImagePipeline(configuration: ImagePipeline.Configuration(decoder: FakeDecoder(), dataLoader: loader))
+    static func pipeline(_ loader: GatedDataLoader = imageLoader(), collectsTaskMetrics: Bool = false) -> ImagePipeline
+    {
+        var configuration = ImagePipeline.Configuration(decoder: FakeDecoder(), dataLoader: loader)
+        configuration.collectsTaskMetrics = collectsTaskMetrics
+        return ImagePipeline(configuration: configuration)
     }
 
     @MainActor

@@ -31,16 +31,17 @@ struct Harness {
         diskDirectory: URL? = nil,
         networkLimit: Int = 6,
         loader: HTTPDataLoader.Configuration = Harness.fastLoader(),
+        collectsTaskMetrics: Bool = false,
         configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) throws {
         try self.init(
             server: server, diskCache: diskCache, diskDirectory: diskDirectory, scratch: nil,
-            networkLimit: networkLimit, loader: loader, configure: configure)
+            networkLimit: networkLimit, loader: loader, collectsTaskMetrics: collectsTaskMetrics, configure: configure)
     }
 
     private init(
         server: PinholeTestServer?, diskCache: Bool, diskDirectory: URL?, scratch: TemporaryDirectory?,
-        networkLimit: Int, loader: HTTPDataLoader.Configuration,
+        networkLimit: Int, loader: HTTPDataLoader.Configuration, collectsTaskMetrics: Bool,
         configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) throws {
         let server = try server ?? PinholeTestServer()
@@ -59,6 +60,7 @@ struct Harness {
         configuration.diskCacheDirectory = directory
         configuration.networkConcurrencyLimit = networkLimit
         configuration.onDiagnostic = { diagnostics.append($0) }
+        configuration.collectsTaskMetrics = collectsTaskMetrics
         configure(&configuration)
         pipeline = ImagePipeline(configuration: configuration)
     }
@@ -67,7 +69,7 @@ struct Harness {
     func restarted() throws -> Harness {
         try Harness(
             server: server, diskCache: false, diskDirectory: diskDirectory, scratch: scratch, networkLimit: 6,
-            loader: Harness.fastLoader())
+            loader: Harness.fastLoader(), collectsTaskMetrics: pipeline.configuration.collectsTaskMetrics)
     }
 
     /// Loader limits short enough for tests: a 1 s stall timeout and a 30 s deadline, × the load factor. A
