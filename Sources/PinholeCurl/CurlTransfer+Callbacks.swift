@@ -44,9 +44,11 @@ extension CurlTransfer {
         guard kind == .final else { return true }
         let status = head.status
         if status != 304 && !(200...299).contains(status) {
-            // The head goes with the error: a cache may store a failure with its freshness (RFC 9111 §4.2.2).
+            // The head goes with the error, only the fields a cache reads: a cache may store a failure with its
+            // freshness (RFC 9111 §4.2.2).
             let failed = DataResponse(
-                data: Data(), statusCode: status, headers: head.fields, url: currentURL, redirects: redirects)
+                data: Data(), statusCode: status, headers: head.fields, url: currentURL, redirects: redirects
+            ).failureHead()
             return stop(
                 PinholeError(.httpStatus, "HTTP \(status) for \(url)", httpStatusCode: status, httpResponse: failed))
         }

@@ -179,6 +179,45 @@ struct CachedFailureTests {
         #expect(await restarted.pipeline.cache.cachedData(for: restarted.request(Self.path)) == nil)
     }
 
+    @Test func aFailureKeepsOnlyTheHeadFieldsACacheReads() async throws {
+        // Given a 404 fresh for 10 minutes that also sends 50 kB of another header
+        let harness = try Self.serving(
+            404, ["cache-control": "max-age=600", "x-pad": String(repeating: "p", count: 50_000)], diskCache: true)
+        // When it is loaded
+        let error = try await Self.failure(harness.pipeline, harness.request(Self.path))
+        // Then the error's head has the freshness and not the padding, and the failure is stored all the same
+        let head = try #require(error.httpResponse)
+        #expect(head.headers["cache-control"] == "max-age=600")
+        #expect(head.headers["x-pad"] == nil)
+        let restarted = try harness.restarted()
+        _ = try await Self.failure(restarted.pipeline, restarted.request(Self.path))
+        #expect(Self.requests(harness) == 1)
+    }
+
+    @Test func aFailureWithAnOversizedCacheFieldIsNotStored() async throws {
+        // Given a 404 whose Cache-Control is longer than a cache keeps (a cut one could lose its no-store)
+        let control = "max-age=600, " + String(repeating: "x", count: 3000)
+        let harness = try Self.serving(404, ["cache-control": control], diskCache: true)
+        // When it is loaded, then loaded by a new pipeline over the same directory
+        let error = try await Self.failure(harness.pipeline, harness.request(Self.path))
+        let restarted = try harness.restarted()
+        _ = try await Self.failure(restarted.pipeline, restarted.request(Self.path))
+        // Then the error carried no head, and the origin was asked again
+        #expect(error.httpResponse == nil)
+        #expect(Self.requests(harness) == 2)
+    }
+
+    @Test func aStoredFailureLastsAtMostADay() async throws {
+        // Given a 404 that says it is fresh for 31 years
+        let harness = try Self.serving(404, ["cache-control": "max-age=999999999"], diskCache: true)
+        // When it is loaded and stored
+        _ = try await Self.failure(harness.pipeline, harness.request(Self.path))
+        // Then its entry expires within a day
+        let entry = try #require(await harness.pipeline.diskCache()?.entry(for: harness.request(Self.path).sourceKey))
+        let expiresAt = try #require(entry.metadata.expiresAt)
+        #expect(expiresAt.timeIntervalSinceNow <= 86_400 && expiresAt.timeIntervalSinceNow > 86_000)
+    }
+
     @Test(arguments: [
         (500, ["cache-control": "max-age=600"], true),
         (503, ["expires": HTTPCacheRuleTests.httpDate(600)], true),

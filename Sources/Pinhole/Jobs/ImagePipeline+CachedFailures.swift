@@ -25,7 +25,7 @@ extension ImagePipeline {
             httpStatusCode: status)
         recorder.record { $0.failureHits += 1 }
         if let expiresAt = cached.metadata.expiresAt {
-            let remaining = Duration.milliseconds(Int64(expiresAt.timeIntervalSinceNow * 1000))
+            let remaining = DiskCacheFreshness.duration(seconds: expiresAt.timeIntervalSinceNow)
             rememberInMemory(error, for: request, key: key, ttl: min(remaining, configuration.failureMemoryTTL))
         }
         return error
@@ -71,8 +71,11 @@ extension ImagePipeline {
         await disk.removeEntry(for: key.sourceKey)
     }
 
+    /// Keeps `error` without its response head (its decisions are made): what a later load is answered with.
     private func rememberInMemory(_ error: PinholeError, for request: ImageRequest, key: DataJobKey, ttl: Duration) {
         guard ttl > .zero, !request.options.contains(.disableMemoryCacheWrites) else { return }
-        recentFailures.insert(error, for: key.sourceKey, cost: 0, ttl: ttl)
+        let kept = PinholeError(
+            error.code, error.message, httpStatusCode: error.httpStatusCode, detectedType: error.detectedType)
+        recentFailures.insert(kept, for: key.sourceKey, cost: 0, ttl: ttl)
     }
 }
