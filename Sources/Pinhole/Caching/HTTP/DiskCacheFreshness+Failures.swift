@@ -5,6 +5,17 @@ extension DiskCacheFreshness {
     /// (RFC 9110 §15.1): `404`, `405`, `410`, `414` and `501`.
     static let heuristicallyCacheableFailures: Set<Int> = [404, 405, 410, 414, 501]
 
+    /// The longest a failure is stored, whatever its freshness says: one day, in seconds. A CDN's blanket
+    /// `max-age` of a year would otherwise pin a passing `503` or a withdrawn-then-restored image for that year.
+    static let maxFailureLifetime: TimeInterval = 86_400
+
+    /// `seconds` as a `Duration`, 0 for a negative or NaN value and at most ``maxFailureLifetime`` (a converted
+    /// `Double` past `Int64`'s range traps: seen with a stored entry's far `expiresAt`).
+    static func duration(seconds: TimeInterval) -> Duration {
+        guard seconds > 0 else { return .zero }
+        return .milliseconds(Int64(min(seconds, maxFailureLifetime) * 1000))
+    }
+
     /// The verdict on a failing HTTP response (`error`'s ``PinholeError/httpResponse``) received at `now`: store it,
     /// with no body, when its status and headers allow (RFC 9111 §3, §4.2.2), so that the same error answers
     /// without the origin while it is fresh.
@@ -13,6 +24,7 @@ extension DiskCacheFreshness {
     ///   (`max-age`, else `Expires`), or, with neither, for the heuristic one when it has a `Last-Modified`
     ///   (10 % of its age, capped by the default); with neither nor a `Last-Modified` it is not stored.
     /// - Any other status (`403`, `500`, `503`…) is stored only for an explicit freshness.
+    /// - Never for longer than ``maxFailureLifetime`` (a day).
     /// - `no-store` and `Vary: *` are never stored; a lifetime of 0 (`no-cache`, `max-age=0`, an expired or invalid
     ///   `Expires`) is not stored either: it could never answer. The redirects on the way limit the lifetime as they
     ///   do a success's (``limited(_:by:now:defaultFreshness:)``).
@@ -34,7 +46,8 @@ extension DiskCacheFreshness {
             age: headers["age"], heuristicallyCacheable: heuristic, now: now, defaultFreshness: defaultFreshness)
         guard remaining > 0 else { return .doNotStore(reason: "HTTP \(status) that is not fresh") }
         var metadata = DiskCache.Metadata(
-            storedAt: now, expiresAt: now.addingTimeInterval(remaining), cacheControl: headers["cache-control"],
+            storedAt: now, expiresAt: now.addingTimeInterval(min(remaining, maxFailureLifetime)),
+            cacheControl: headers["cache-control"],
             expires: headers["expires"])
         metadata.failureStatus = status
         let verdict = limited(.store(metadata), by: response.redirects, now: now, defaultFreshness: defaultFreshness)
@@ -71,6 +84,6 @@ extension DiskCacheFreshness {
             heuristicallyCacheable: false, now: now, defaultFreshness: .zero)
         guard followsHTTPFreshness else { return heuristic || remaining > 0 ? ttl : nil }
         guard remaining > 0 else { return nil }
-        return min(ttl, .milliseconds(Int64(remaining * 1000)))
+        return min(ttl, duration(seconds: remaining))
     }
 }
