@@ -26,5 +26,8 @@ struct CachedFailureEndToEndTests {
             #expect(String(decoding: answer.body, as: UTF8.self).contains("\"http_status\""))
         }
         #expect(harness.origin.requestCount(for: "/gone.jpg") == 1)
+        // And /metrics counts the second as an answer from the failures kept
+        let metrics = String(decoding: try await harness.get("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("pinhole_cache_hits_total{tier=\"failure\"} 1"), "\(metrics.prefix(2000))")
     }
 }

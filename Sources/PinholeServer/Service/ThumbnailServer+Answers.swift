@@ -59,6 +59,7 @@ extension ThumbnailServer {
             cacheHits: [
                 ("encoded_memory", service.encodedHits), ("image_memory", counts.memoryHits),
                 ("thumbnail_disk", counts.thumbnailDiskHits), ("source_disk", counts.diskHits),
+                ("failure", counts.failureHits),
             ],
             decodes: counts.decodes, encodes: service.encodes, bytesReceived: counts.bytesReceived,
             memoryBudgetBytes: configuration.memoryBudget, memoryInUseBytes: memoryInUse, draining: isDraining,
