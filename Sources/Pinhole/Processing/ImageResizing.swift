@@ -11,4 +11,16 @@ public protocol ImageResizing: Sendable {
     /// Synchronous: the pipeline calls it on ``ImagePipeline/Configuration/processingPool``; may block.
     /// - Throws: ``PinholeError`` (``PinholeError/Code/processingFailed``).
     func resize(_ image: PixelImage, to layout: ThumbnailOptions.Layout) throws -> PixelImage
+
+    /// Whether a decode of `format` to a thumbnail already loads fewer pixels the smaller the thumbnail (a JPEG's
+    /// DCT scaling, WebP's scaled decode): then ``ImagePipeline/images(for:sizes:)`` decodes each size from the
+    /// bytes, which is cheaper than one large decode and resizes; otherwise it decodes once and resizes.
+    ///
+    /// Defaults to `false` (decode once, then resize with ``resize(_:to:)``).
+    func shrinksOnLoad(_ format: ImageFormat) -> Bool
+}
+
+extension ImageResizing {
+    /// `false`: without knowledge of the decoder, one decode and resizes is the safe choice.
+    public func shrinksOnLoad(_ format: ImageFormat) -> Bool { false }
 }
