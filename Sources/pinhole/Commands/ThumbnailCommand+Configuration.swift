@@ -173,8 +173,9 @@ extension ThumbnailCommand {
         /// The text `pinhole thumbnail --help` prints.
         static var help: String {
             var lines = [
-                "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS] [--format jpeg|png|webp]",
-                "                         [--quality Q] [--out DIR] [--jobs N] [--contact-sheet FILE]",
+                "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS[,PIXELS...]]",
+                "                         [--format jpeg|png|webp] [--quality Q] [--out DIR] [--jobs N]",
+                "                         [--contact-sheet FILE]",
                 "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
                 "                         [--width W --height H [--fit | --fill [--crop centre|attention|entropy]]]",
                 "                         [--scale S] [--header 'NAME: VALUE']... [--offline]",
@@ -209,7 +210,8 @@ extension ThumbnailCommand {
                 "  its extension replaced by '.PIXELS.EXT': photos/2024/a.jpg given as 'photos' becomes",
                 "  2024__a.360.jpg. Names that would collide get -2, -3, ... in input order, so names are",
                 "  the same on every run with the same inputs. A name over 255 bytes is shortened and ends",
-                "  with ~ and 8 hex digits of a hash of the full name.",
+                "  with ~ and 8 hex digits of a hash of the full name. With several sizes each input gives",
+                "  one file per size (a.64.jpg, a.320.jpg, a.1080.jpg).",
                 "",
                 "EXIT STATUS:",
                 "  0 every image succeeded, 1 at least one input failed, 2 usage error.",
