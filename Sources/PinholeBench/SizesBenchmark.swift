@@ -5,7 +5,7 @@ import PinholeVips
 
 /// `pinhole bench sizes`: several thumbnails of one file made two ways, per file: (a) one shrink-on-load decode
 /// per size from the bytes, (b) one decode at the largest size and resizes of it; then what
-/// ``ImagePipeline/images(for:sizes:)`` chose for the format and what it took (its decodes run concurrently).
+/// ``ImagePipeline/images(for:sizes:)`` did (its decodes and resizes, which run concurrently) and what it took.
 ///
 /// Each way runs in this process, one after the other, `runs` times after one warm-up; the figures are medians
 /// of wall time and of the process's CPU time (all threads) per set of sizes.
@@ -20,8 +20,8 @@ public struct SizesBenchmark: Sendable {
         public var decodeOnceCPUSeconds: Samples = Samples()
         public var pipelineSeconds: Samples = Samples()
         public var pipelineCPUSeconds: Samples = Samples()
-        /// `decode-each` or `decode-once`: what `images(for:sizes:)` chose.
-        public var chosen: String
+        /// What `images(for:sizes:)` did: `3 decodes`, `1 decode + 2 resizes`.
+        public var chosen: String = ""
     }
 
     public var files: [String]
@@ -44,8 +44,7 @@ public struct SizesBenchmark: Sendable {
             guard case .image(let format) = ImageFormat.sniff(data) else {
                 throw PinholeError(.notAnImage, "\(file) is not an image")
             }
-            let chosen = decoder.shrinksOnLoad(format) ? "decode-each" : "decode-once"
-            var row = Row(file: (file as NSString).lastPathComponent, format: format.name, chosen: chosen)
+            var row = Row(file: (file as NSString).lastPathComponent, format: format.name)
             for round in 0...runs {
                 let each = try await Self.measure {
                     for thumbnail in thumbnails {
@@ -60,12 +59,16 @@ public struct SizesBenchmark: Sendable {
                         _ = try await WorkerThreadPool.cpu.run { try decoder.resize(base.image, to: layout) }
                     }
                 }
+                var configuration = ImagePipeline.Configuration(decoder: decoder)
+                configuration.memoryCache = nil
+                let pipeline = ImagePipeline(configuration: configuration)
                 let pipelined = try await Self.measure {
-                    var configuration = ImagePipeline.Configuration(decoder: decoder)
-                    configuration.memoryCache = nil
-                    let pipeline = ImagePipeline(configuration: configuration)
                     _ = try await pipeline.images(for: ImageRequest(id: file, data: data), sizes: thumbnails)
                 }
+                let metrics = pipeline.metrics
+                row.chosen =
+                    metrics.memoryResizes == 0
+                    ? "\(metrics.decodes) decodes" : "\(metrics.decodes) decode + \(metrics.memoryResizes) resizes"
                 guard round > 0 else { continue }  // the warm-up
                 row.decodeEachSeconds.append(each.wall)
                 row.decodeEachCPUSeconds.append(each.cpu)

@@ -45,10 +45,10 @@ struct SeveralSizesTests {
     }
 
     @Test(arguments: [ImageFormat.jpeg, .webp])
-    func aShrinkOnLoadFormatIsLoadedOnceAndDecodedOncePerSize(format: ImageFormat) async throws {
+    func aShrinkOnLoadFormatIsDecodedPerSizeWhenTheLargestIsMuchOfTheSource(format: ImageFormat) async throws {
         // Given a JPEG (or WebP) source, which libvips shrinks on load
         let (pipeline, loader) = Self.pipeline(answering: try await Self.encoded(format))
-        // When three sizes are asked in one call
+        // When three sizes are asked in one call, the largest (1080×810) nearly half the source's pixels
         let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: Self.sizes)
         // Then the bytes were loaded once and each size decoded from them, none resized
         #expect(loader.calls == [Self.url])
@@ -56,6 +56,27 @@ struct SeveralSizesTests {
         // And each response has its size's exact pixels, in the order asked
         #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["64x48", "320x240", "1080x810"])
         #expect(responses.map(\.request.thumbnail) == Self.sizes)
+    }
+
+    @Test(arguments: [ImageFormat.jpeg, .webp])
+    func aShrinkOnLoadFormatIsDecodedOnceAndResizedWhenTheLargestIsASmallPartOfTheSource(format: ImageFormat)
+        async throws
+    {
+        // Given a JPEG (or WebP) source, which libvips shrinks on load
+        let data = try await Self.encoded(format)
+        let (pipeline, loader) = Self.pipeline(answering: data)
+        // When three small sizes are asked in one call (the largest, 256×192, is 1/39 of the source's pixels)
+        let sizes = [64, 128, 256].map { ThumbnailOptions(maxPixelSize: $0) }
+        let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: sizes)
+        // Then the bytes were loaded and decoded once, and the two smaller sizes resized from that decode
+        #expect(loader.calls == [Self.url])
+        #expect(pipeline.metrics.decodes == 1 && pipeline.metrics.memoryResizes == 2)
+        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["64x48", "128x96", "256x192"])
+        // And each looks like a decode of its own at that size
+        for (size, response) in zip(sizes, responses) {
+            let direct = try await VipsDecoder().decode(data, options: DecodingOptions(thumbnail: size))
+            #expect(Self.meanDifference(response.image, direct.image) < 3, "\(size)")
+        }
     }
 
     @Test func aFormatWithoutShrinkOnLoadIsDecodedOnceAndResized() async throws {
@@ -110,9 +131,9 @@ struct SeveralSizesTests {
         // When sizes are asked out of order, one of them twice
         let sizes = [320, 64, 320].map { ThumbnailOptions(maxPixelSize: $0) }
         let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: sizes)
-        // Then the responses follow the sizes, and the repeated one was decoded once
+        // Then the responses follow the sizes, and the repeated one was made once (two images in all)
         #expect(responses.map(\.image.width) == [320, 64, 320])
-        #expect(pipeline.metrics.decodes == 2)
+        #expect(pipeline.metrics.decodes + pipeline.metrics.memoryResizes == 2)
     }
 
     @Test func anEmptyListOfSizesIsAnInvalidRequestAndLoadsNothing() async throws {

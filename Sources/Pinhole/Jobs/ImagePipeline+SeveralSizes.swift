@@ -10,12 +10,13 @@ extension ImagePipeline {
     /// - sizes in the memory cache (exactly, or made from a larger cached size) and, when the
     ///   ``Configuration/diskCachePolicy`` keeps thumbnails, in the disk cache answer from there;
     /// - the others share one load of the bytes (the data job, coalesced with other callers of the source, through
-    ///   the disk cache of originals as for one image), and are made per the format, as the decoder says
-    ///   (``ImageResizing/shrinksOnLoad(_:)``): a format that shrinks on load (JPEG, WebP with libvips) is decoded
-    ///   once per size, concurrently under the CPU limit; another one (PNG, HEIF, AVIF, GIF, TIFF…) is decoded
-    ///   once at the largest size and each smaller size is resized from that decode (``ImageResizing``), or
-    ///   decoded on its own when resizing cannot give what a decode would (another content mode, another crop
-    ///   aspect). A decoder that is not ``ImageResizing`` decodes once per size.
+    ///   the disk cache of originals as for one image). The largest is decoded first; each smaller one is resized
+    ///   from that decode (``ImageResizing``) when that gives what a decode would and costs less, else decoded on
+    ///   its own, concurrently under the CPU limit. A format decoded whole whatever the size (PNG, HEIF, AVIF,
+    ///   GIF, TIFF…) is always resized; one the decoder shrinks on load (``ImageResizing/shrinksOnLoad(_:)``:
+    ///   JPEG and WebP with libvips) only when the largest decode is a small part of the source (a screen-sized
+    ///   thumbnail of a large photo), since a small decode of it costs little. A size of another content mode or crop
+    ///   aspect is decoded on its own; so is every size when the decoder is not ``ImageResizing``.
     ///
     /// Every size made is stored as ``image(for:)`` stores it (the memory cache under its own request's key, the
     /// disk cache per the policy), so a later ``image(for:)`` of one of them is a cache hit. Each counts as a

@@ -3,27 +3,43 @@ import PinholeShared
 
 /// How ``ImagePipeline/images(for:sizes:)`` makes several sizes of one source from its bytes.
 enum SizePlan: Sendable {
-    /// One decode per size from the bytes (a format that shrinks on load, or a decoder that cannot resize).
+    /// One decode per size from the bytes (one size, or a decoder that cannot resize).
     case decodeEach
-    /// One decode at the size at `base`, and every other size resized from it with `resizer` when that gives
-    /// what a decode would (``ImagePipeline/shrinkLayout(from:cached:to:)``), else decoded on its own.
-    case decodeOnce(base: Int, resizer: any ImageResizing)
+    /// One decode at the size at `base` first; then each other size is resized from it with `resizer` when that
+    /// gives what a decode would (``ImagePipeline/shrinkLayout(from:cached:to:)``) and costs less than a decode of
+    /// its own (``ImagePipeline/resizesFromLargest(_:shrinksOnLoad:)``), else decoded on its own.
+    case decodeLargest(base: Int, resizer: any ImageResizing, shrinksOnLoad: Bool)
 }
 
 extension ImagePipeline {
+    /// A format that shrinks on load has a smaller size resized from the largest decode only when that decode
+    /// has at most this fraction of the source's pixels. Resizing costs per pixel of the decoded image, a
+    /// shrink-on-load decode mostly per pixel of the source (the entropy decode of every block), and a resize
+    /// pixel costs several times a source pixel's decode (BENCHMARKS.md, "Several sizes from one source").
+    static let resizeFromLargestPixelFraction = 1.0 / 8
+
     /// The plan for `requests` (one source, one thumbnail each) from `data`, per the sniffed format and what the
     /// decoder says of it (``ImageResizing/shrinksOnLoad(_:)``).
     func sizePlan(for data: Data, requests: [ImageRequest]) -> SizePlan {
-        guard requests.count > 1, let resizer = configuration.decoder as? any ImageResizing,
-            case .image(let format) = ImageFormat.sniff(data), !resizer.shrinksOnLoad(format)
-        else { return .decodeEach }
+        guard requests.count > 1, let resizer = configuration.decoder as? any ImageResizing else { return .decodeEach }
+        let format: ImageFormat? = if case .image(let format) = ImageFormat.sniff(data) { format } else { nil }
         // The largest box: the one whose decode the others can most often be resized from.
         func area(_ index: Int) -> Double {
             let size = requests[index].thumbnail?.size ?? PixelSize(width: 0, height: 0)
             return Double(size.width) * Double(size.height)
         }
         let base = requests.indices.max { area($0) < area($1) } ?? 0
-        return .decodeOnce(base: base, resizer: resizer)
+        return .decodeLargest(base: base, resizer: resizer, shrinksOnLoad: format.map(resizer.shrinksOnLoad) ?? false)
+    }
+
+    /// Whether a smaller size is cheaper resized from `largest` than decoded on its own: always for a format
+    /// decoded whole whatever the size; for one that shrinks on load, when `largest` is a small part of the
+    /// source (``resizeFromLargestPixelFraction``).
+    static func resizesFromLargest(_ largest: DecodedImage, shrinksOnLoad: Bool) -> Bool {
+        guard shrinksOnLoad else { return true }
+        let decodedPixels = Double(largest.image.width) * Double(largest.image.height)
+        let sourcePixels = Double(largest.info.width) * Double(largest.info.height)
+        return decodedPixels <= sourcePixels * resizeFromLargestPixelFraction
     }
 
     /// The images of `requests` from `loaded` by `plan`, concurrently; the first error cancels the others.
@@ -33,7 +49,7 @@ extension ImagePipeline {
         let decodeOwn: @Sendable (ImageRequest, JobContext) async throws -> DecodedImage = { [self] sized, context in
             try await decodeUnderLimit(loaded.data, for: sized, context: context)
         }
-        guard case .decodeOnce(let base, let resizer) = plan else {
+        guard case .decodeLargest(let base, let resizer, let shrinksOnLoad) = plan else {
             return try await concurrently(requests) { [self] sized in
                 try await sizedImage(sized, from: loaded) { context in try await decodeOwn(sized, context) }
             }
@@ -41,10 +57,11 @@ extension ImagePipeline {
         let baseRequest = requests[base]
         let decoded = try await decodeUnderLimit(loaded.data, for: baseRequest, context: context)
         try Task.checkCancellation()
+        let resizes = Self.resizesFromLargest(decoded, shrinksOnLoad: shrinksOnLoad)
         return try await concurrently(requests) { [self] sized in
             try await sizedImage(sized, from: loaded) { [self] context in
                 guard sized.thumbnail != baseRequest.thumbnail else { return decoded }
-                guard let asked = sized.thumbnail,
+                guard resizes, let asked = sized.thumbnail,
                     let layout = Self.shrinkLayout(from: baseRequest.thumbnail, cached: decoded, to: asked)
                 else { return try await decodeOwn(sized, context) }
                 let image = try await configuration.processingPool.run { try resizer.resize(decoded.image, to: layout) }

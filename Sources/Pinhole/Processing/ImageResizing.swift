@@ -12,11 +12,12 @@ public protocol ImageResizing: Sendable {
     /// - Throws: ``PinholeError`` (``PinholeError/Code/processingFailed``).
     func resize(_ image: PixelImage, to layout: ThumbnailOptions.Layout) throws -> PixelImage
 
-    /// Whether a decode of `format` to a thumbnail already loads fewer pixels the smaller the thumbnail (a JPEG's
-    /// DCT scaling, WebP's scaled decode): then ``ImagePipeline/images(for:sizes:)`` decodes each size from the
-    /// bytes, which is cheaper than one large decode and resizes; otherwise it decodes once and resizes.
+    /// Whether a decode of `format` to a thumbnail costs less the smaller the thumbnail (a JPEG's DCT scaling,
+    /// WebP's scaled decode). ``ImagePipeline/images(for:sizes:)`` then decodes a smaller size on its own when
+    /// the largest decode is too large a part of the source for a resize of it to be cheaper; for other formats
+    /// it always resizes the largest decode with ``resize(_:to:)``.
     ///
-    /// Defaults to `false` (decode once, then resize with ``resize(_:to:)``).
+    /// Defaults to `false`.
     func shrinksOnLoad(_ format: ImageFormat) -> Bool
 }
 
