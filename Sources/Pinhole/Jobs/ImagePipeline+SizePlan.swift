@@ -15,8 +15,9 @@ extension ImagePipeline {
     /// A format that shrinks on load has a smaller size resized from the largest decode only when that decode
     /// has at most this fraction of the source's pixels. Resizing costs per pixel of the decoded image, a
     /// shrink-on-load decode mostly per pixel of the source (the entropy decode of every block), and a resize
-    /// pixel costs several times a source pixel's decode (BENCHMARKS.md, "Several sizes from one source").
-    static let resizeFromLargestPixelFraction = 1.0 / 8
+    /// pixel costs a few times a source pixel's decode. The value sits at the crossover measured for baseline
+    /// JPEG; WebP's and progressive JPEG's lie above it (BENCHMARKS.md, "Several sizes from one source").
+    static let resizeFromLargestPixelFraction = 1.0 / 5
 
     /// The plan for `requests` (one source, one thumbnail each) from `data`, per the sniffed format and what the
     /// decoder says of it (``ImageResizing/shrinksOnLoad(_:)``).
