@@ -28,13 +28,35 @@ struct SeveralSizesCommandTests {
             ["a", "--size", "64,320", "--contact-sheet", "s.jpg"],
             "several --size values cannot be combined with --contact-sheet (one cell size)"
         ),
-        (
-            ["a", "--size", "64,320", "--jsonl"],
-            "several --size values cannot be combined with --input-list, --shard, --skip-existing or --jsonl"
-        ),
     ])
     func rejectsSizesItCannotMake(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Configuration.parse(arguments) }
+    }
+
+    @Test func aBatchRunReportsOneJSONLineAndWritesOneFilePerSize() async throws {
+        // Given a JPEG (256×192)
+        let directory = try TemporaryDirectory(prefix: "pinhole-sizes")
+        defer { directory.remove() }
+        try directory.copyFixture("baseline.jpg", to: "photos/baseline.jpg")
+
+        // When it is thumbnailed at two sizes in a batch run with JSON lines
+        let result = try await PinholeBinary.run(
+            ["thumbnail", "photos", "--size", "16,32", "--out", "out", "--jsonl"], in: directory.path)
+
+        // Then there is one line per size, then the summary, and both files were written
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        struct Line: Decodable {
+            var output: String?
+            var width: Int?
+            var height: Int?
+        }
+        let lines = try result.stdout.split(separator: "\n").map {
+            try JSONDecoder().decode(Line.self, from: Data($0.utf8))
+        }
+        #expect(lines.count == 3)
+        #expect(lines.prefix(2).map { "\($0.width ?? 0)x\($0.height ?? 0)" } == ["16x12", "32x24"])
+        #expect(lines.prefix(2).compactMap(\.output) == ["out/baseline.16.jpg", "out/baseline.32.jpg"])
+        #expect(directory.listing("out") == ["baseline.16.jpg", "baseline.32.jpg"])
     }
 
     @Test func writesOneFilePerSizeOfEveryInputWithItsDimensions() async throws {

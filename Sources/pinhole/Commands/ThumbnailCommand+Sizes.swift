@@ -27,10 +27,10 @@ extension ThumbnailCommand.Configuration {
         return sizes
     }
 
-    /// Several sizes make one output per size of every input in a plain run; the options that name or
-    /// lay out one thumbnail per input do not combine with them.
+    /// Several sizes make one output per size of every input (in a batch run too: one record per output, and
+    /// the counters count outputs); the options that make one box or one cell per input do not combine with them.
     ///
-    /// - Throws: ``UsageError`` for several sizes with `--width`/`--height`, `--contact-sheet`, or a batch run.
+    /// - Throws: ``UsageError`` for several sizes with `--width`/`--height` or `--contact-sheet`.
     func checkSeveralSizes() throws(UsageError) {
         guard !extraSizes.isEmpty else { return }
         if request.box != nil {
@@ -39,21 +39,22 @@ extension ThumbnailCommand.Configuration {
         if contactSheet != nil {
             throw UsageError("several --size values cannot be combined with --contact-sheet (one cell size)")
         }
-        if isBatch {
-            throw UsageError(
-                "several --size values cannot be combined with --input-list, --shard, --skip-existing or --jsonl")
-        }
     }
 }
 
 extension ThumbnailCommand {
+    /// How outputs are named at each size, in the order of ``Configuration/sizes``.
+    var outputNamings: [OutputNaming] {
+        configuration.sizes.map { size in
+            OutputNaming(
+                size: size, fileExtension: configuration.request.nameLabel(size: size) + configuration.fileExtension)
+        }
+    }
+
     /// The output names of `relativePaths` at every size: `[size][input]`, each size named as a single
     /// `--size` names it (`a.64.jpg`, `a.320.jpg`).
     func outputNamesBySize(for relativePaths: [String]) -> [[String]] {
-        configuration.sizes.map { size in
-            let fileExtension = configuration.request.nameLabel(size: size) + configuration.fileExtension
-            return OutputNaming(size: size, fileExtension: fileExtension).names(for: relativePaths)
-        }
+        outputNamings.map { $0.names(for: relativePaths) }
     }
 
     /// Loads `input` once at every size (``ImagePipeline/images(for:sizes:)``), then encodes and writes each size
