@@ -9,12 +9,13 @@ import Testing
 /// one decode per size (JPEG, WebP: shrink-on-load) or one decode and resizes (PNG).
 @Suite(.timeLimit(scaledMinutes: 3))
 struct SeveralSizesTests {
-    static let sizes = [64, 320, 1080].map { ThumbnailOptions(maxPixelSize: $0) }
+    static let sizes = [32, 160, 540].map { ThumbnailOptions(maxPixelSize: $0) }
     static let url = URL(string: "https://images.example/photo")!
 
-    /// A 1600×1200 photo-like image: smooth gradients with a different colour in each quadrant.
-    static func source() -> PixelImage {
-        let (width, height) = (1600, 1200)
+    /// An 800×600 photo-like image: smooth gradients with a different colour in each quadrant. Made once, and
+    /// small: the suite runs beside others that measure the process's allocations.
+    static let source: PixelImage = {
+        let (width, height) = (800, 600)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
@@ -27,10 +28,10 @@ struct SeveralSizesTests {
             }
         }
         return PixelImage(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
-    }
+    }()
 
     static func encoded(_ format: ImageFormat) async throws -> Data {
-        try await VipsEncoder().encode(source(), options: EncodingOptions(format: format, quality: 90))
+        try await VipsEncoder().encode(source, options: EncodingOptions(format: format, quality: 90))
     }
 
     /// A pipeline over the libvips decoder whose loader answers `url` with `data` (other URLs wait).
@@ -48,13 +49,13 @@ struct SeveralSizesTests {
     func aShrinkOnLoadFormatIsDecodedPerSizeWhenTheLargestIsMuchOfTheSource(format: ImageFormat) async throws {
         // Given a JPEG (or WebP) source, which libvips shrinks on load
         let (pipeline, loader) = Self.pipeline(answering: try await Self.encoded(format))
-        // When three sizes are asked in one call, the largest (1080×810) nearly half the source's pixels
+        // When three sizes are asked in one call, the largest (540×405) nearly half the source's pixels
         let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: Self.sizes)
         // Then the bytes were loaded once and each size decoded from them, none resized
         #expect(loader.calls == [Self.url])
         #expect(pipeline.metrics.decodes == 3 && pipeline.metrics.memoryResizes == 0)
         // And each response has its size's exact pixels, in the order asked
-        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["64x48", "320x240", "1080x810"])
+        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["32x24", "160x120", "540x405"])
         #expect(responses.map(\.request.thumbnail) == Self.sizes)
     }
 
@@ -65,13 +66,13 @@ struct SeveralSizesTests {
         // Given a JPEG (or WebP) source, which libvips shrinks on load
         let data = try await Self.encoded(format)
         let (pipeline, loader) = Self.pipeline(answering: data)
-        // When three small sizes are asked in one call (the largest, 256×192, is 1/39 of the source's pixels)
-        let sizes = [64, 128, 256].map { ThumbnailOptions(maxPixelSize: $0) }
+        // When three small sizes are asked in one call (the largest, 128×96, is 1/39 of the source's pixels)
+        let sizes = [32, 64, 128].map { ThumbnailOptions(maxPixelSize: $0) }
         let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: sizes)
         // Then the bytes were loaded and decoded once, and the two smaller sizes resized from that decode
         #expect(loader.calls == [Self.url])
         #expect(pipeline.metrics.decodes == 1 && pipeline.metrics.memoryResizes == 2)
-        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["64x48", "128x96", "256x192"])
+        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["32x24", "64x48", "128x96"])
         // And each looks like a decode of its own at that size
         for (size, response) in zip(sizes, responses) {
             let direct = try await VipsDecoder().decode(data, options: DecodingOptions(thumbnail: size))
@@ -88,7 +89,7 @@ struct SeveralSizesTests {
         // Then the bytes were loaded and decoded once, and the two smaller sizes resized from that decode
         #expect(loader.calls == [Self.url])
         #expect(pipeline.metrics.decodes == 1 && pipeline.metrics.memoryResizes == 2)
-        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["64x48", "320x240", "1080x810"])
+        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["32x24", "160x120", "540x405"])
         // And each looks like a decode of its own at that size
         for (size, response) in zip(Self.sizes, responses) {
             let direct = try await VipsDecoder().decode(png, options: DecodingOptions(thumbnail: size))
@@ -100,14 +101,14 @@ struct SeveralSizesTests {
         // Given a PNG source, and a fit next to a crop of another aspect (which a shrunk fit cannot give)
         let (pipeline, _) = Self.pipeline(answering: try await Self.encoded(.png))
         let sizes = [
-            ThumbnailOptions(maxPixelSize: 320), ThumbnailOptions(maxPixelSize: 64),
+            ThumbnailOptions(maxPixelSize: 160), ThumbnailOptions(maxPixelSize: 32),
             ThumbnailOptions(size: PixelSize(width: 100, height: 50), contentMode: .fill(crop: .centre)),
         ]
         // When the three are asked in one call
         let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: sizes)
         // Then the smaller fit was resized from the larger, and the crop decoded by itself, at exactly its box
         #expect(pipeline.metrics.decodes == 2 && pipeline.metrics.memoryResizes == 1)
-        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["320x240", "64x48", "100x50"])
+        #expect(responses.map { "\($0.image.width)x\($0.image.height)" } == ["160x120", "32x24", "100x50"])
     }
 
     @Test func everySizeMadeIsStoredSoALaterRequestOfItIsAMemoryHit() async throws {
@@ -129,10 +130,10 @@ struct SeveralSizesTests {
         // Given a JPEG source
         let (pipeline, _) = Self.pipeline(answering: try await Self.encoded(.jpeg))
         // When sizes are asked out of order, one of them twice
-        let sizes = [320, 64, 320].map { ThumbnailOptions(maxPixelSize: $0) }
+        let sizes = [160, 32, 160].map { ThumbnailOptions(maxPixelSize: $0) }
         let responses = try await pipeline.images(for: ImageRequest(url: Self.url), sizes: sizes)
         // Then the responses follow the sizes, and the repeated one was made once (two images in all)
-        #expect(responses.map(\.image.width) == [320, 64, 320])
+        #expect(responses.map(\.image.width) == [160, 32, 160])
         #expect(pipeline.metrics.decodes + pipeline.metrics.memoryResizes == 2)
     }
 
