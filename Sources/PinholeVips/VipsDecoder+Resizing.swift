@@ -10,6 +10,14 @@ extension VipsDecoder: ImageResizing {
     public func resize(_ image: PixelImage, to layout: ThumbnailOptions.Layout) throws -> PixelImage {
         try ImageProcessors.resize(image, to: layout)
     }
+
+    /// `true` for JPEG and WebP: a JPEG thumbnail loads at a DCT scale (TurboJPEG's scaled decode on the fast
+    /// path, `jpegload`'s `shrink` otherwise: VipsDecoder+JPEGShrink.swift) and a WebP one at libwebp's scaled
+    /// decode (`webpload`'s `scale`, picked by `vips_thumbnail`), so a small size costs a fraction of a large one.
+    /// PNG, GIF, TIFF, HEIF and AVIF decode every pixel whatever the size: `false`.
+    public func shrinksOnLoad(_ format: ImageFormat) -> Bool {
+        format == .jpeg || format == .webp
+    }
 }
 
 extension ImageProcessors {

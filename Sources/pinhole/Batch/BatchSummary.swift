@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Sizes are in bytes, durations in seconds.
 struct BatchSummary: Codable, Sendable, Equatable {
-    /// Inputs of this run (of this shard): written + failed + skipped.
+    /// Inputs of this run (of this shard): written + failed + skipped; with several sizes, outputs (one per size).
     var inputs: Int
     /// Inputs read from the list or the arguments, all shards together (equals ``inputs`` without `--shard`).
     var listed: Int

@@ -33,6 +33,7 @@ enum BenchCommand {
                pinhole bench download [--runs N] [--json]   (see 'pinhole bench download --help')
                pinhole bench batch [CORPUS] [--inputs N] [--json]   (see 'pinhole bench batch --help')
                pinhole bench serve [--compare] [--json] [--duration SECONDS]   (see 'pinhole bench serve --help')
+               pinhole bench sizes FILE... [--sizes 64,320,1080] [--runs N] [--json]
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
@@ -47,6 +48,8 @@ enum BenchCommand {
         --stages   In this process, one thread: each file's CPU time per stage (read, header, scan filter, entropy
                    decode, IDCT + colour, resize, encode, write), averaged per kind (JPEG baseline, progressive,
                    PNG, WebP), and the progressive JPEGs decoded with every scan against DC-only (default 3 runs).
+        sizes      Several sizes of each FILE: one shrink-on-load decode per size against one decode and
+                   resizes, and what ImagePipeline.images(for:sizes:) chose (wall and CPU ms, medians).
         rss        Make one thumbnail of FILE in this process and print the peak RSS (used by 'thumbnail').
 
         OPTIONS (thumbnail):
@@ -68,16 +71,17 @@ enum BenchCommand {
         case "experiments": return try await experiments(Array(arguments.dropFirst()))
         case "batch": return try await batch(Array(arguments.dropFirst()))
         case "serve": return try await BenchServeCommand.run(Array(arguments.dropFirst()))
+        case "sizes": return try await sizes(Array(arguments.dropFirst()))
         case "--help", "-h":
             print(help)
             return 0
         case let other?:
             throw UsageError(
-                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments, batch or serve)"
-            )
+                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments, batch, serve "
+                    + "or sizes)")
         case nil:
             throw UsageError(
-                "no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments, batch or serve)")
+                "no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments, batch, serve or sizes)")
         }
     }
 

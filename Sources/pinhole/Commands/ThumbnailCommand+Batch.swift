@@ -6,8 +6,8 @@ import PinholeShared
 extension ThumbnailCommand {
     /// One unit of a batch run, as queued between the reader of the inputs and the workers.
     enum BatchItem: Sendable {
-        /// An input and the path its thumbnail goes to.
-        case input(InputFile, output: String)
+        /// An input and the paths its thumbnails go to, one per size (``Configuration/sizes``).
+        case input(InputFile, outputs: [String])
         /// A list line that cannot be an input (reported, not loaded).
         case invalid(ThumbnailReport.Failure)
     }
@@ -70,20 +70,33 @@ extension ThumbnailCommand {
         switch item {
         case .invalid(let failure):
             await reporter.record(BatchRecord(failure, output: nil))
-        case .input(let input, let output):
-            if configuration.skipsExisting {
-                let format = configuration.format
-                let isComplete = try? await ioPool.run { OutputCompleteness.isComplete(atPath: output, format: format) }
-                if isComplete == true {
-                    await reporter.record(BatchRecord(skipped: input.path, output: output))
-                    return
+        case .input(let input, let outputs):
+            // An input is skipped when every size of it is whole; otherwise every size is made again.
+            if configuration.skipsExisting, await areComplete(outputs) {
+                for output in outputs { await reporter.record(BatchRecord(skipped: input.path, output: output)) }
+                return
+            }
+            let outcomes =
+                outputs.count == 1
+                ? [await thumbnail(input, to: outputs[0], pipeline: pipeline)]
+                : await thumbnails(input, to: outputs, pipeline: pipeline)
+            for (outcome, output) in zip(outcomes, outputs) {
+                switch outcome {
+                case .written(let written, _): await reporter.record(BatchRecord(written))
+                case .failed(let failure): await reporter.record(BatchRecord(failure, output: output))
                 }
             }
-            switch await thumbnail(input, to: output, pipeline: pipeline) {
-            case .written(let written, _): await reporter.record(BatchRecord(written))
-            case .failed(let failure): await reporter.record(BatchRecord(failure, output: output))
-            }
         }
+    }
+
+    /// Whether every file in `outputs` is already whole (``OutputCompleteness``).
+    private func areComplete(_ outputs: [String]) async -> Bool {
+        let format = configuration.format
+        for output in outputs {
+            let isComplete = try? await ioPool.run { OutputCompleteness.isComplete(atPath: output, format: format) }
+            guard isComplete == true else { return false }
+        }
+        return true
     }
 
     /// The path of the output file `name` in the output directory.

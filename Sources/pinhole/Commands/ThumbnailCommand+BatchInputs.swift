@@ -22,17 +22,17 @@ extension ThumbnailCommand {
     private func queueListedInputs(
         _ list: String, into queue: BoundedQueue<BatchItem>, reporter: BatchReporter, countsTotal: Bool
     ) async {
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
+        let namings = outputNamings
         do {
             if countsTotal && list != "-" {
-                reporter.setTotal(try await countListedInputs(list))
+                reporter.setTotal(try await countListedInputs(list) * namings.count)
             }
             let reader = try await InputListReader(path: list)
             defer { reader.close() }
             while let entry = try await reader.next() {
                 reporter.countListed()
                 guard isInShard(entry.hash) else { continue }
-                guard await queue.send(item(for: entry, list: reader.name, naming: naming)) else { return }
+                guard await queue.send(item(for: entry, list: reader.name, namings: namings)) else { return }
             }
         } catch {
             await reporter.record(BatchRecord(Self.failure(list, error), output: nil))
@@ -50,7 +50,7 @@ extension ThumbnailCommand {
         return count
     }
 
-    private func item(for entry: InputListReader.Entry, list: String, naming: OutputNaming) -> BatchItem {
+    private func item(for entry: InputListReader.Entry, list: String, namings: [OutputNaming]) -> BatchItem {
         switch entry {
         case .input(let text, let hash, let lineNumber):
             guard let input = InputFile(listed: text) else {
@@ -59,7 +59,8 @@ extension ThumbnailCommand {
                         input: text, kind: "invalid_input",
                         message: "line \(lineNumber) of \(list) is not an http(s) URL, a file: URL or a path"))
             }
-            return .input(input, output: outputPath(naming.name(forListed: input.relativePath, hash: hash)))
+            let outputs = namings.map { outputPath($0.name(forListed: input.relativePath, hash: hash)) }
+            return .input(input, outputs: outputs)
         case .invalid(let reason, _, let lineNumber):
             return .invalid(
                 ThumbnailReport.Failure(
@@ -91,13 +92,13 @@ extension ThumbnailCommand {
                 await reporter.record(BatchRecord(Self.failure(feed, error), output: nil))
             }
         }
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
-        let names = naming.names(for: inputs.map(\.relativePath))
+        let namesBySize = outputNamesBySize(for: inputs.map(\.relativePath))
         reporter.countListed(inputs.count)
-        let selected = zip(inputs, names).filter { isInShard(StableHash.fnv1a64($0.0.path)) }
-        reporter.setTotal(selected.count)
-        for (input, name) in selected {
-            guard await queue.send(.input(input, output: outputPath(name))) else { return }
+        let selected = inputs.indices.filter { isInShard(StableHash.fnv1a64(inputs[$0].path)) }
+        reporter.setTotal(selected.count * namesBySize.count)
+        for index in selected {
+            let outputs = namesBySize.map { outputPath($0[index]) }
+            guard await queue.send(.input(inputs[index], outputs: outputs)) else { return }
         }
     }
 }

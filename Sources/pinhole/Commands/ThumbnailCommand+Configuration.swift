@@ -12,6 +12,9 @@ extension ThumbnailCommand {
         var cacheDirectory: String?
         /// Longest side of each thumbnail, in pixels; 360 by default.
         var size: Int = 360
+        /// The sizes after the first of `--size 64,320,1080` (pixels): each input then gives one output per size,
+        /// made by one ``ImagePipeline/images(for:sizes:)`` call. Empty for a single size.
+        var extraSizes: [Int] = []
         /// Format of the thumbnail files; JPEG by default.
         var format: ImageFormat = .jpeg
         /// Encoder quality 1…100 for JPEG and WebP; 80 by default.
@@ -57,7 +60,8 @@ extension ThumbnailCommand {
                 .value(
                     "--size", "PIXELS",
                     help: "Longest side of each thumbnail in pixels, 1-16384; smaller images "
-                        + "are not upscaled. Default: 360."),
+                        + "are not upscaled. Several sizes (--size 64,320,1080) give one output per size "
+                        + "from one load and, per format, one decode. Default: 360."),
                 .value("--format", "FORMAT", help: "Format of the thumbnail files: jpeg, png or webp. Default: jpeg."),
                 .value(
                     "--quality", "Q", help: "Encoder quality for jpeg and webp, 1-100 (ignored for png). Default: 80."),
@@ -120,7 +124,9 @@ extension ThumbnailCommand {
             guard !configuration.inputs.isEmpty || configuration.feed != nil || hasList else {
                 throw UsageError("no inputs: give at least one file, directory or URL, --feed or --input-list")
             }
-            configuration.size = try parsed.integer("--size", default: 360, in: 1...16384)
+            let sizes = try parseSizes(parsed.string("--size"))
+            configuration.size = sizes[0]
+            configuration.extraSizes = Array(sizes.dropFirst())
             let formatName = try parsed.choice("--format", default: "jpeg", in: formats.map(\.name))
             configuration.format = formats.first { $0.name == formatName }?.format ?? .jpeg
             configuration.quality = try parsed.integer("--quality", default: 80, in: 1...100)
@@ -145,6 +151,7 @@ extension ThumbnailCommand {
             }
             try configuration.parseBatchOptions(parsed, environment: environment)
             try configuration.parseRequestOptions(parsed)
+            try configuration.checkSeveralSizes()
             return configuration
         }
 
@@ -166,8 +173,9 @@ extension ThumbnailCommand {
         /// The text `pinhole thumbnail --help` prints.
         static var help: String {
             var lines = [
-                "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS] [--format jpeg|png|webp]",
-                "                         [--quality Q] [--out DIR] [--jobs N] [--contact-sheet FILE]",
+                "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS[,PIXELS...]]",
+                "                         [--format jpeg|png|webp] [--quality Q] [--out DIR] [--jobs N]",
+                "                         [--contact-sheet FILE]",
                 "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
                 "                         [--width W --height H [--fit | --fill [--crop centre|attention|entropy]]]",
                 "                         [--scale S] [--header 'NAME: VALUE']... [--offline]",
@@ -202,7 +210,8 @@ extension ThumbnailCommand {
                 "  its extension replaced by '.PIXELS.EXT': photos/2024/a.jpg given as 'photos' becomes",
                 "  2024__a.360.jpg. Names that would collide get -2, -3, ... in input order, so names are",
                 "  the same on every run with the same inputs. A name over 255 bytes is shortened and ends",
-                "  with ~ and 8 hex digits of a hash of the full name.",
+                "  with ~ and 8 hex digits of a hash of the full name. With several sizes each input gives",
+                "  one file per size (a.64.jpg, a.320.jpg, a.1080.jpg).",
                 "",
                 "EXIT STATUS:",
                 "  0 every image succeeded, 1 at least one input failed, 2 usage error.",

@@ -82,8 +82,7 @@ struct ThumbnailCommand: Sendable {
             }
         }
         let pipeline = makePipeline()
-        let naming = OutputNaming(size: configuration.size, fileExtension: configuration.outputNameExtension)
-        let outputNames = naming.names(for: inputs.map(\.relativePath))
+        let outputNames = outputNamesBySize(for: inputs.map(\.relativePath))
         let outcomes = await process(inputs, outputNames: outputNames, pipeline: pipeline, progress: progress)
 
         var images: [PixelImage] = []
@@ -125,34 +124,39 @@ struct ThumbnailCommand: Sendable {
     /// Processes `inputs` with at most ``Configuration/jobs`` + ``Configuration/readAhead`` in flight (decodes
     /// stay at ``Configuration/jobs``: the pipeline's processing limit), started largest file first
     /// (``LargestFirstOrder``: the run does not end on one large image while the other jobs idle); outcomes come
-    /// back in input order.
+    /// back in input order, one per size of each input (`outputNames` is `[size][input]`).
     private func process(
-        _ inputs: [InputFile], outputNames: [String], pipeline: ImagePipeline, progress: Progress?
+        _ inputs: [InputFile], outputNames: [[String]], pipeline: ImagePipeline, progress: Progress?
     ) async -> [Outcome] {
-        var outcomes = [Outcome?](repeating: nil, count: inputs.count)
+        var outcomes = [[Outcome]?](repeating: nil, count: inputs.count)
         var finished = 0
         var failed = 0
         let startOrder = LargestFirstOrder.indices(byteCounts: inputs.map(\.byteCount))
-        await withTaskGroup(of: (Int, Outcome).self) { group in
+        await withTaskGroup(of: (Int, [Outcome]).self) { group in
             var next = 0
             func startNext() {
                 guard next < inputs.count else { return }
                 let index = startOrder[next]
                 let directory = configuration.outputDirectory
-                let output = (directory.hasSuffix("/") ? directory : directory + "/") + outputNames[index]
-                group.addTask { [self] in (index, await thumbnail(inputs[index], to: output, pipeline: pipeline)) }
+                let outputs = outputNames.map { (directory.hasSuffix("/") ? directory : directory + "/") + $0[index] }
+                group.addTask { [self] in
+                    guard outputs.count > 1 else {
+                        return (index, [await thumbnail(inputs[index], to: outputs[0], pipeline: pipeline)])
+                    }
+                    return (index, await thumbnails(inputs[index], to: outputs, pipeline: pipeline))
+                }
                 next += 1
             }
             for _ in 0..<min(configuration.jobs + configuration.readAhead, inputs.count) { startNext() }
             for await (index, outcome) in group {
                 outcomes[index] = outcome
                 finished += 1
-                if case .failed = outcome { failed += 1 }
+                if outcome.contains(where: { if case .failed = $0 { true } else { false } }) { failed += 1 }
                 progress?(finished, failed, inputs.count)
                 startNext()
             }
         }
-        return outcomes.compactMap { $0 }
+        return outcomes.compactMap { $0 }.flatMap { $0 }
     }
 
     /// Loads (through the pipeline), encodes and writes one input.
