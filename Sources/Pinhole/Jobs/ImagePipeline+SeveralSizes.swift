@@ -72,7 +72,10 @@ extension ImagePipeline {
             return cached
         }
         if let resized = try await resizedFromLargerCachedImage(for: sized) { return resized }
-        guard let stored = try await encodedImageHit(for: sized, key: sized.imageJobKey) else { return nil }
+        let lookup = JobContext(id: UniqueID.next(), priority: sized.priority)
+        guard let stored = try await encodedImageHit(for: sized, key: sized.imageJobKey, context: lookup) else {
+            return nil
+        }
         return ImageResponse(
             image: stored.decoded.image, info: stored.decoded.info, source: stored.source, request: sized)
     }

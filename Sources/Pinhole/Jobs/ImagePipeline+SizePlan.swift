@@ -83,7 +83,7 @@ extension ImagePipeline {
         let result = try await imageJobs.value(
             for: key, subscriber: UniqueID.next(), priority: { sized.priority },
             work: { [self] context in
-                try await sizedJob(sized, key: key, from: loaded, make: { try await make(context) })
+                try await sizedJob(sized, key: key, from: loaded, context: context, make: { try await make(context) })
             })
         return ImageResponse(
             image: result.decoded.image, info: result.decoded.info, source: result.source, request: sized)
@@ -91,7 +91,7 @@ extension ImagePipeline {
 
     /// The work of `sized`'s image job: `make`, the processors, then the stores.
     private func sizedJob(
-        _ sized: ImageRequest, key: ImageJobKey, from loaded: LoadedData,
+        _ sized: ImageRequest, key: ImageJobKey, from loaded: LoadedData, context: JobContext,
         make: () async throws -> DecodedImage
     ) async throws -> LoadedImage {
         let unprocessed = try await make()
@@ -103,7 +103,7 @@ extension ImagePipeline {
         {
             await storeOriginal(loaded.data, metadata: metadata, for: key.data.sourceKey)
         }
-        await storeEncodedImage(result, for: sized, key: key, from: loaded)
+        await storeEncodedImage(result, for: sized, key: key, from: loaded, context: context)
         if key.writesMemoryCache { storeInMemory(result, for: key.image, freshUntil: loaded.freshUntil) }
         return LoadedImage(decoded: result, source: loaded.source)
     }
