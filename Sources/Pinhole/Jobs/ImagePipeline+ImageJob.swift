@@ -30,12 +30,7 @@ extension ImagePipeline {
         do {
             decoded = try await decodeUnderLimit(loaded.data, for: request, context: context)
         } catch let error as PinholeError where loaded.source == .diskCache && Self.meansUndecodable(error) {
-            // A stored entry that does not decode is removed, never served again, and fetched anew once.
-            configuration.onDiagnostic?("disk cache: removed \(dataKey.sourceKey), which does not decode: \(error)")
-            await lazyDiskCache.cache()?.removeEntry(for: dataKey.sourceKey)
-            guard dataKey.loadsFromSource else { throw error }
-            loaded = try await runDataJob(request, key: dataKey.withoutDiskReads, context: context)
-            try Task.checkCancellation()
+            loaded = try await refetching(afterUndecodableEntry: error, for: request, key: dataKey, context: context)
             context.recordSource(loaded.origin)
             decoded = try await decodeUnderLimit(loaded.data, for: request, context: context)
         }
@@ -59,5 +54,20 @@ extension ImagePipeline {
             storeInMemory(result, for: key.image, freshUntil: loaded.freshUntil)
         }
         return LoadedImage(decoded: result, source: loaded.source)
+    }
+
+    /// After the disk cache's entry of `key` did not decode (`error`): removes it, so it is never served again, and
+    /// loads the source once more past the disk cache.
+    ///
+    /// - Throws: `error` when the request may not load from the source (offline); the load's errors.
+    func refetching(
+        afterUndecodableEntry error: PinholeError, for request: ImageRequest, key: DataJobKey, context: JobContext
+    ) async throws -> LoadedData {
+        configuration.onDiagnostic?("disk cache: removed \(key.sourceKey), which does not decode: \(error)")
+        await lazyDiskCache.cache()?.removeEntry(for: key.sourceKey)
+        guard key.loadsFromSource else { throw error }
+        let loaded = try await runDataJob(request, key: key.withoutDiskReads, context: context)
+        try Task.checkCancellation()
+        return loaded
     }
 }

@@ -100,11 +100,7 @@ extension ImagePipeline {
             return try await images(of: requests, plan: plan, from: loaded, context: context)
         } catch let error as PinholeError where loaded.source == .diskCache && Self.meansUndecodable(error) {
             // As for one image: a stored entry that does not decode is removed and fetched anew once.
-            configuration.onDiagnostic?("disk cache: removed \(dataKey.sourceKey), which does not decode: \(error)")
-            await lazyDiskCache.cache()?.removeEntry(for: dataKey.sourceKey)
-            guard dataKey.loadsFromSource else { throw error }
-            loaded = try await runDataJob(request, key: dataKey.withoutDiskReads, context: context)
-            try Task.checkCancellation()
+            loaded = try await refetching(afterUndecodableEntry: error, for: request, key: dataKey, context: context)
             return try await images(
                 of: requests, plan: sizePlan(for: loaded.data, requests: requests), from: loaded,
                 context: context)
