@@ -8,7 +8,7 @@ import Testing
 
 /// The command line's glibc `malloc` tuning (`MallocTuning.apply(for:)` with `PinholeCLI.mallocWorkload`): arenas
 /// keep 64 MiB of free memory at their top, so a batch of photos does not fault the same pages in again for every
-/// thumbnail; the server pads too (it trims once idle); the other long-lived commands do not pad.
+/// thumbnail; the long-lived commands, the server among them, do not pad.
 @Suite(.timeLimit(scaledMinutes: 3))
 struct MallocTuningTests {
     struct Summary: Decodable {
@@ -53,11 +53,11 @@ struct MallocTuningTests {
 
     @Test(
         arguments: [
-            ("thumbnail", true), ("serve", true), ("gallery", false), ("bench", false), ("debug", false), (nil, false),
+            ("thumbnail", true), ("serve", false), ("gallery", false), ("bench", false), ("debug", false), (nil, false),
         ])
-    func onlyABatchAndTheServerThatTrimsWhenIdlePadTheArenaTop(command: String?, pads: Bool) {
-        // Given the first argument, When the policy is chosen, Then only a batch of thumbnails and the server (which
-        // gives memory back once idle) keep a top pad (a gallery or a benchmark would keep what it padded)
+    func onlyABatchOfThumbnailsPadsTheArenaTop(command: String?, pads: Bool) {
+        // Given the first argument, When the policy is chosen, Then only a batch of thumbnails keeps a top pad (a
+        // server, a gallery or a benchmark would keep what it padded: the server's soak peaked 87 MB higher with it)
         #expect((PinholeCLI.mallocWorkload(command: command) == .throughput) == pads)
     }
 }

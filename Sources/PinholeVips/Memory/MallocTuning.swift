@@ -9,23 +9,23 @@ import Foundation
 /// ``apply(for:environment:)`` once, at start, before heavy allocation:
 ///
 /// ```swift
-/// MallocTuning.apply(for: .footprint)   // an app; `.throughput` for a batch, or a server that trims when idle
+/// MallocTuning.apply(for: .footprint)   // an app or a server; `.throughput` for a batch that exits
 /// ```
 ///
-/// The settings are process-wide, so Pinhole never applies them by itself. `pinhole gallery` uses
-/// ``Workload/footprint``; `pinhole thumbnail` and `pinhole serve` (which calls ``releaseFreeMemory()`` after a
-/// second without answers) use ``Workload/throughput``. A `MALLOC_MMAP_THRESHOLD_` or
+/// The settings are process-wide, so Pinhole never applies them by itself. `pinhole gallery` and `pinhole serve`
+/// (which also calls ``releaseFreeMemory()`` after a second without answers) use ``Workload/footprint``;
+/// `pinhole thumbnail` uses ``Workload/throughput``. A `MALLOC_MMAP_THRESHOLD_` or
 /// `MALLOC_TOP_PAD_` environment variable set to a number keeps the user's value. Does nothing without glibc or
 /// under a sanitizer's allocator. Figures per format: README, "Measured"; BENCHMARKS.md, "glibc malloc tuning".
 public enum MallocTuning {
     /// What the process trades: memory that follows use, or CPU saved by keeping freed memory for the next image.
     public enum Workload: Sendable {
-        /// Memory follows use (an app, any process that lives on after bursts of decodes and does not trim):
+        /// Memory follows use (an app, a server, any process that lives on after bursts of decodes):
         /// blocks of ``mmapThresholdBytes`` and more are mapped on their own, nothing is padded.
         case footprint
-        /// Fewer page faults (a batch that exits, a server that calls ``releaseFreeMemory()`` when idle): as
-        /// ``footprint``, and each arena keeps ``topPadBytes`` free at its top instead of giving pages back and
-        /// faulting them in again for the next image.
+        /// Fewer page faults (a batch that exits): as ``footprint``, and each arena keeps ``topPadBytes`` free at
+        /// its top instead of giving pages back and faulting them in again for the next image. A long-lived
+        /// process keeps more resident while busy, one pad per arena in use.
         case throughput
     }
 
