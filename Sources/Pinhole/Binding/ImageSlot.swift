@@ -12,9 +12,9 @@ public import Observation
 /// - A result is applied only if it belongs to the slot's *current* request (a generation token): a late
 ///   result for an older request is dropped and counted in ``staleResultsDropped``.
 /// - With ``keepsPreviousImageWhileLoading`` on, a new request keeps the image shown before it in ``previous``
-///   (``image`` draws it) until the new image or a failure arrives; ``prepareForReuse()`` is how a reused view
-///   says "another row" (it forgets the old row's image), and `load(nil)` forgets it too. The generation rule is
-///   unchanged: a result of an older request still never lands.
+///   (``image`` draws it) until the new image arrives (a failure or ``cancel()`` keeps it);
+///   ``prepareForReuse()`` is how a reused view says "another row" (it forgets the old row's image), and
+///   `load(nil)` forgets it too. The generation rule is unchanged: a result of an older request still never lands.
 /// - ``cancel()`` when the view disappears (or ``disappear()``, which follows ``disappearBehavior``: cancel, or
 ///   only lower the priority so a row scrolled back into view finds its load still running); ``retry()`` after a
 ///   failure.
@@ -77,7 +77,8 @@ public final class ImageSlot {
     ///
     /// The kept image belongs to the slot's logical row: call ``prepareForReuse()`` when a reused view (a
     /// `UICollectionViewCell`, a recycled terminal row) is bound to another row, or the old row's image shows until
-    /// the new one arrives. A SwiftUI row whose slot lives in its `@State` is reused for the same item only.
+    /// the new one arrives. A SwiftUI row whose slot lives in its `@State` is reused for the same item only. Set it
+    /// before ``load(_:)``: it is read when a load starts, and is not observed.
     @ObservationIgnored public var keepsPreviousImageWhileLoading = false
     /// The image shown before the current request, kept while it loads (``keepsPreviousImageWhileLoading``); `nil`
     /// when off, when nothing was shown, and once the current request's image arrives.
