@@ -9,15 +9,20 @@ import Testing
 /// source that answers 404; the second run answers from the disk cache when HTTP lets the 404 be stored.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct CachedFailureCommandLineTests {
-    /// Runs `pinhole thumbnail URL --cache-dir cache --json` twice; both must fail with the 404.
-    private func runTwice(_ url: URL, in directory: TemporaryDirectory) async throws {
+    /// Runs `pinhole thumbnail URL --cache-dir cache --json` twice; both must fail with the 404. Returns the
+    /// second run's `failureHits`.
+    @discardableResult
+    private func runTwice(_ url: URL, in directory: TemporaryDirectory) async throws -> Int? {
+        var failureHits: Int?
         for out in ["a", "b"] {
             let result = try await PinholeBinary.run(
                 ["thumbnail", url.absoluteString, "--out", out, "--cache-dir", "cache", "--json"], in: directory.path)
             #expect(result.status == 1, "stderr: \(result.stderr)")
             let report = try JSONReport(result.stdout)
             #expect(report.errors.map(\.kind) == ["http_status"], "\(result.stdout)")
+            failureHits = report.failureHits
         }
+        return failureHits
     }
 
     @Test(arguments: [("max-age=600", 1), ("no-store", 2)])
@@ -33,8 +38,9 @@ struct CachedFailureCommandLineTests {
         let directory = try TemporaryDirectory(prefix: "pinhole-cli")
         defer { directory.remove() }
         // When two runs share one cache directory
-        try await runTwice(server.url("/gone.jpg"), in: directory)
-        // Then a storable 404 reached the origin once, a no-store one twice
+        let failureHits = try await runTwice(server.url("/gone.jpg"), in: directory)
+        // Then a storable 404 reached the origin once, a no-store one twice, and the report says so
         #expect(server.requestCount(for: "/gone.jpg") == originRequests)
+        #expect(failureHits == 2 - originRequests)
     }
 }

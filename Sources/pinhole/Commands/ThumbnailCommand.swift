@@ -106,6 +106,7 @@ struct ThumbnailCommand: Sendable {
         report.diskHits = metrics.diskHits
         report.decodes = metrics.decodes
         report.thumbnailDiskHits = metrics.thumbnailDiskHits
+        report.failureHits = metrics.failureHits
         if let sheet = configuration.contactSheet {
             do {
                 report.contactSheet = try await writeContactSheet(images, to: sheet)

@@ -86,6 +86,8 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
     var decodes: Int = 0
     /// Thumbnails answered by their encoded copy in the disk cache (no download, no full decode).
     var thumbnailDiskHits: Int = 0
+    /// Loads answered by a failure kept in memory or stored on disk (the same error, no request to the origin).
+    var failureHits: Int = 0
 
     /// The process exit status: 0 when every input succeeded and the contact sheet (if any) was written, else 1.
     var exitStatus: Int32 { errors.isEmpty ? 0 : 1 }

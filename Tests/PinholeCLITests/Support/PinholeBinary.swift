@@ -69,6 +69,7 @@ struct JSONReport: Decodable {
     var coalesced: Int
     var memoryHits: Int
     var diskHits: Int
+    var failureHits: Int?
 
     init(_ text: String) throws {
         self = try JSONDecoder().decode(JSONReport.self, from: Data(text.utf8))
