@@ -95,10 +95,13 @@ struct ServeCommandEndToEndTests {
     }
 
     @Test func sigtermFinishesRequestsInFlightRefusesNewOnesAndExitsZero() async throws {
-        // Given the binary serving with a key from the environment, and an origin that answers after 1.5 s
+        // Given the binary serving with a key from the environment, and an origin that answers after 1.5 s × the
+        // load factor (a fixed 1.5 s let both answers finish before the late request under ThreadSanitizer on a
+        // loaded machine: the server had stopped listening, and the late request was refused at connect)
         let origin = try PinholeTestServer()
         defer { origin.stop() }
-        origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .milliseconds(1500)))
+        let latency = LoadFactor.scaled(.milliseconds(1500))
+        origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: latency))
         origin.route("/p.jpg", .image(try await OriginImages.halves()))
         let signer = try URLSigner(keyHex: ServerHarness.keyHex, saltHex: ServerHarness.saltHex)
         setenv("PINHOLE_KEY", ServerHarness.keyHex, 1)
