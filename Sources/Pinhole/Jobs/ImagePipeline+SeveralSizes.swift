@@ -73,6 +73,7 @@ extension ImagePipeline {
         }
         if let resized = try await resizedFromLargerCachedImage(for: sized) { return resized }
         let lookup = JobContext(id: UniqueID.next(), priority: sized.priority)
+        defer { lookup.endObserving() }
         guard let stored = try await encodedImageHit(for: sized, key: sized.imageJobKey, context: lookup) else {
             return nil
         }
@@ -87,6 +88,9 @@ extension ImagePipeline {
     {
         let dataKey = request.dataJobKey
         let context = JobContext(id: UniqueID.next(), priority: request.priority)
+        // Ended here, as a registry ends its jobs' contexts: a decode's priority observer captures the context, and
+        // without this each call's context and the pipeline it reaches would keep one another alive (LeakSanitizer).
+        defer { context.endObserving() }
         var loaded = try await dataJobs.value(
             for: dataKey, subscriber: UniqueID.next(), priority: { request.priority },
             work: { [self] dataContext in try await runDataJob(request, key: dataKey, context: dataContext) })
