@@ -149,6 +149,22 @@ struct SeveralSizesTests {
         #expect(loader.calls.isEmpty)
     }
 
+    @Test func anUntrustedPipelineRefusesALoopbackSourceBeforeAnyLoad() async throws {
+        // Given a pipeline for strangers' URLs, and a source whose host name resolves to the loopback address
+        // (checked after DNS, not from the URL alone)
+        let loader = GatedDataLoader { url in .success(DataResponse(data: Data([0xFF, 0xD8]), url: url)) }
+        var configuration = ImagePipeline.Configuration(decoder: VipsDecoder(), dataLoader: loader)
+        configuration.sourcePolicy = .untrusted(allowedFileRoot: nil)
+        let pipeline = ImagePipeline(configuration: configuration)
+        // When several sizes of it are asked
+        let error = await #expect(throws: PinholeError.self) {
+            try await pipeline.images(for: ImageRequest(url: URL(string: "http://localhost/x.jpg")!), sizes: Self.sizes)
+        }
+        // Then the call fails as an untrusted source, and nothing was loaded
+        #expect(error?.code == .untrustedSource)
+        #expect(loader.calls.isEmpty)
+    }
+
     @Test func aSourceThatIsNoImageFailsTheWholeCallWithItsError() async throws {
         // Given a source that answers with HTML
         let (pipeline, _) = Self.pipeline(answering: Data("<!doctype html><html></html>".utf8))
