@@ -26,6 +26,8 @@ public protocol ImageDecoding: Sendable {
 public struct DecodingOptions: Sendable, Hashable {
     /// 100 megapixels: the default input pixel limit.
     public static let defaultMaxPixelCount = 100_000_000
+    /// 1 gigapixel over all frames: the default animation pixel limit.
+    public static let defaultMaxAnimationPixelCount = 1_000_000_000
 
     /// The thumbnail to make, or `nil` for a full-size decode.
     public var thumbnail: ThumbnailOptions?
@@ -33,8 +35,13 @@ public struct DecodingOptions: Sendable, Hashable {
     /// larger inputs fail with ``PinholeError/Code/tooManyPixels`` before any pixel is decoded.
     /// 100,000,000 by default.
     public var maxPixelCount: Int
-    /// The most frames an animation may declare; 1,000 by default. Only the first is decoded.
+    /// The most frames an animation may declare; 1,000 by default. Only the first is decoded, unless an
+    /// ``AnimatedImageDecoding`` decoder is asked for frames.
     public var maxFrameCount: Int
+    /// The most pixels an animation may declare over all its frames (canvas width × height × frames, before any
+    /// shrink); 1,000,000,000 by default. Checked on the header by ``AnimatedImageDecoding``, before any frame is
+    /// decoded: ``PinholeError/Code/tooManyPixels``.
+    public var maxAnimationPixelCount: Int
     /// Decode what is there when the data ends early (the missing part grey, or a progressive JPEG's later scans
     /// left out) instead of failing with ``PinholeError/Code/truncated``; `false` by default. Only for previews:
     /// such a result must never be cached as the image.
@@ -50,12 +57,14 @@ public struct DecodingOptions: Sendable, Hashable {
         thumbnail: ThumbnailOptions? = nil,
         maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount,
         maxFrameCount: Int = 1000,
+        maxAnimationPixelCount: Int = DecodingOptions.defaultMaxAnimationPixelCount,
         allowsTruncatedData: Bool = false,
         untrustedFormats: Set<ImageFormat>? = nil
     ) {
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
+        self.maxAnimationPixelCount = maxAnimationPixelCount
         self.allowsTruncatedData = allowsTruncatedData
         self.untrustedFormats = untrustedFormats
     }
