@@ -11,10 +11,13 @@ extension ImageSlot {
     }
 
     /// The view went out of sight: cancels, or lowers the load's priority, as ``disappearBehavior`` says.
+    /// An animation stops either way (``appear()`` plays it again from its first frame).
     public func disappear() {
         switch disappearBehavior {
         case .cancel: cancel()
-        case .lowerPriority(let priority): imageTask?.priority = priority
+        case .lowerPriority(let priority):
+            imageTask?.priority = priority
+            stopAnimating()
         }
     }
 
@@ -22,6 +25,7 @@ extension ImageSlot {
     /// back; a slot whose load was cancelled before it finished loads its request again.
     public func appear() {
         guard let request else { return }
+        startAnimating()
         if let imageTask {
             imageTask.priority = request.priority
         } else if case .empty = phase {

@@ -88,7 +88,15 @@ public final class ImageSlot {
     public private(set) var previous: ImageResponse?
     /// What to draw now, best first: the current image (`.success`), else the current request's ``preview``, else
     /// the ``previous`` image; `nil` otherwise (draw ``placeholder``, if any).
-    public var image: PixelImage? { phase.image ?? preview?.image ?? previous?.image }
+    /// While an animation plays (``animationTicker``), its frame shown now.
+    public var image: PixelImage? { animatedFrame ?? phase.image ?? preview?.image ?? previous?.image }
+    /// The ticker that plays the animations of this slot's responses (``ImageRequest/Options/animated``); `nil`
+    /// by default: the slot shows the first frame, a still. Set it before ``load(_:)``; not observed.
+    @ObservationIgnored public var animationTicker: AnimationTicker?
+    /// The frame of ``ImageResponse/animation`` shown now (``image`` is it); `nil` when not animating.
+    public internal(set) var frameIndex: Int?
+    /// The frame shown now while animating, past frame 0; `nil` otherwise.
+    var animatedFrame: PixelImage?
     /// Not API, for `pinhole bench scroll --strategy unguarded` only: `false` switches "latest wins" off, the
     /// generation check and the cancellation of the previous request in ``load(_:)`` that backs it, so a result of
     /// an older request is applied when it arrives. That is the bug this type exists to prevent, reproduced on
@@ -120,6 +128,7 @@ public final class ImageSlot {
         {
             self.request = request
             imageTask?.priority = request.priority
+            startAnimating()
             return
         }
         stop(cancellingTheRunningLoad: checksGeneration)
@@ -201,6 +210,7 @@ public final class ImageSlot {
         imageTask = nil
         task = nil
         generation &+= 1
+        stopAnimating()
     }
 
     /// Loads the current request again after a failure, past the cached copies and the failures the pipeline
@@ -230,6 +240,12 @@ public final class ImageSlot {
 
     private func setPhase(_ phase: Phase) {
         self.phase = phase
+        notifyObservers()
+        startAnimating()
+    }
+
+    /// Tells ``onChange`` and the ``phases`` observers of a change (of the phase, or of the frame shown).
+    func notifyObservers() {
         onChange?(self)
         for observer in observers.values { observer.yield(phase) }
     }

@@ -76,11 +76,18 @@ public struct DecodedImage: Sendable, Hashable {
     public var image: PixelImage
     /// Facts about the encoded source.
     public var info: SourceInfo
+    /// The animation, for an ``ImageRequest/Options/animated`` request of an animated source (``image`` is its first
+    /// frame then); `nil` otherwise. Decoders leave it `nil`: the pipeline makes it.
+    public var animation: AnimatedImage?
 
-    public init(image: PixelImage, info: SourceInfo) {
+    public init(image: PixelImage, info: SourceInfo, animation: AnimatedImage? = nil) {
         self.image = image
         self.info = info
+        self.animation = animation
     }
+
+    /// The bytes it takes in a memory cache: the pixels, and an animation's encoded bytes.
+    public var cost: Int { image.cost + (animation?.encodedByteCount ?? 0) }
 
     /// Facts about an encoded image, read from its header.
     public struct SourceInfo: Sendable, Hashable {

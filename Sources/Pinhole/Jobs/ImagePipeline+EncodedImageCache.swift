@@ -1,9 +1,12 @@
 import Foundation
 
 extension ImagePipeline {
-    /// Whether `request`'s result goes to (and comes from) the disk cache encoded.
+    /// Whether `request`'s result goes to (and comes from) the disk cache encoded. Never for an
+    /// ``ImageRequest/Options/animated`` request: a stored thumbnail is a still, and an animation is decoded from
+    /// its original bytes.
     func storesEncodedImages(for request: ImageRequest) -> Bool {
-        configuration.diskCachePolicy.storesEncodedImages(for: request) && request.usesDiskCacheForData
+        !request.options.contains(.animated) && configuration.diskCachePolicy.storesEncodedImages(for: request)
+            && request.usesDiskCacheForData
     }
 
     /// The image job's answer from an encoded image in the disk cache, or `nil` (then the job loads and decodes).

@@ -35,11 +35,14 @@ extension ImagePipeline {
             decoded = try await decodeUnderLimit(loaded.data, for: request, context: context)
         }
         let processStart = request.processors.isEmpty ? nil : context.metricsClock()
-        let result = try await processed(decoded, for: request)
+        var result = try await processed(decoded, for: request)
         context.record(.process, since: processStart)
-        // Only bytes that decoded are worth keeping: a truncated or bogus body never reaches the disk cache.
+        result.animation = try await animation(
+            of: loaded.data, first: result.image, for: request, key: key, context: context)
+        // Only bytes that decoded are worth keeping: a truncated or bogus body (an animation that ends early
+        // included) never reaches the disk cache.
         if let metadata = loaded.pendingDiskEntry, configuration.diskCachePolicy.storesOriginalData(for: request),
-            loaded.claimDiskStore()
+            result.animation?.isComplete ?? true, loaded.claimDiskStore()
         {
             let storeStart = context.metricsClock()
             await storeOriginal(loaded.data, metadata: metadata, for: dataKey.sourceKey)

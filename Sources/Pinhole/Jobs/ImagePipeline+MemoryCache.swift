@@ -9,7 +9,9 @@ extension ImagePipeline {
             !request.options.contains(.reloadIgnoringCachedData),
             let decoded = configuration.memoryCache?[request.imageKey]
         else { return nil }
-        return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
+        return ImageResponse(
+            image: decoded.image, info: decoded.info, source: .memoryCache, request: request,
+            animation: decoded.animation)
     }
 
     /// Stores a processed image made from bytes fresh until `freshUntil` (HTTP's freshness, `nil` when it says
@@ -26,7 +28,9 @@ extension ImagePipeline {
     /// (``MemoryCache/insert(_:for:cost:ttl:)``), and notes its size for the size-aware lookup.
     func storeInMemory(_ decoded: DecodedImage, for key: ImageKey, ttl: Duration? = nil) {
         guard let memoryCache = configuration.memoryCache else { return }
-        memoryCache.insert(decoded, for: key, cost: decoded.image.cost, ttl: ttl)
+        // An animation found to end early is never kept as the image.
+        guard decoded.animation?.isComplete ?? true else { return }
+        memoryCache.insert(decoded, for: key, cost: decoded.cost, ttl: ttl)
         let group = Self.variantGroup(key)
         var known = memoryVariants[group] ?? []
         if !known.contains(key.thumbnail) {
@@ -44,12 +48,16 @@ extension ImagePipeline {
         let older = (memoryVariants[group] ?? []).filter { $0 != key.thumbnail }
         guard !older.isEmpty else { return }
         memoryVariants.insert([key.thumbnail], for: group, cost: 0)
-        let keys = older.map { ImageKey(sourceKey: key.sourceKey, thumbnail: $0, processing: key.processing) }
+        let keys = older.map {
+            ImageKey(sourceKey: key.sourceKey, thumbnail: $0, processing: key.processing, isAnimated: key.isAnimated)
+        }
         for variant in keys { _ = configuration.memoryCache?.removeValue(for: variant) }
         guard let disk = await lazyDiskCache.cache() else { return }
         for variant in keys { await disk.removeEntry(for: EncodedImageEntry.diskKey(for: variant)) }
     }
 
     /// The variant index key: the same source and processors.
-    static func variantGroup(_ key: ImageKey) -> String { key.sourceKey + "\u{0}" + key.processing }
+    static func variantGroup(_ key: ImageKey) -> String {
+        key.sourceKey + "\u{0}" + key.processing + (key.isAnimated ? "\u{0}animated" : "")
+    }
 }

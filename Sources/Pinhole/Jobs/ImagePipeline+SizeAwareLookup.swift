@@ -11,7 +11,9 @@ extension ImagePipeline {
     /// itself enlarged. The result is stored in the memory cache under the request's key, until the larger image
     /// expires.
     func resizedFromLargerCachedImage(for request: ImageRequest) async throws -> ImageResponse? {
-        guard let asked = request.thumbnail, request.processors.isEmpty, let memoryCache = configuration.memoryCache,
+        // An animation's frames are not made by shrinking a larger one's first frame.
+        guard let asked = request.thumbnail, request.processors.isEmpty, !request.options.contains(.animated),
+            let memoryCache = configuration.memoryCache,
             !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData)
         else { return nil }
         let key = request.imageKey

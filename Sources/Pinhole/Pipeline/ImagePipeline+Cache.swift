@@ -18,7 +18,9 @@ extension ImagePipeline {
         /// (``ImagePipeline/cachedImage(for:)`` does all three).
         public func storedImage(for request: ImageRequest) -> ImageResponse? {
             guard let decoded = pipeline.configuration.memoryCache?[request.imageKey] else { return nil }
-            return ImageResponse(image: decoded.image, info: decoded.info, source: .memoryCache, request: request)
+            return ImageResponse(
+                image: decoded.image, info: decoded.info, source: .memoryCache, request: request,
+                animation: decoded.animation)
         }
 
         /// Puts `image` in the memory cache as `request`'s result (it should be what the request would give:

@@ -74,6 +74,10 @@ extension ImagePipeline {
         public var maxPixelCount: Int = DecodingOptions.defaultMaxPixelCount
         /// The most frames an animation may declare; 1,000 by default.
         public var maxFrameCount: Int = 1000
+        /// The bytes of decoded animation frames (``PixelImage/cost``) the pipeline holds at once, over all its
+        /// animations (``AnimatedImage``): one least-recently-used list, so any number of animations on screen never
+        /// hold more; an evicted frame is decoded again when it is shown. 32 MiB by default.
+        public var animationFrameBudget: Int = 32 << 20
         /// Whether image URLs come from someone trusted; ``SourcePolicy/trusted`` by default. Under
         /// ``SourcePolicy/untrusted(allowedFileRoot:)`` the pipeline refuses non-public hosts (first URL and every
         /// redirect), other schemes and files outside the root, and clamps ``maxPixelCount``, ``maxFrameCount`` and

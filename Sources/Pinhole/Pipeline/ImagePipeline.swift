@@ -46,6 +46,9 @@ public final class ImagePipeline: Sendable {
     let recentFailures = MemoryCache<String, PinholeError>(configuration: .init(countLimit: 1000))
     /// The image tasks waiting on each data job (progress and previews).
     let loadObservers = LoadObservers()
+    /// Decodes the frames of this pipeline's animations into one frame budget; `nil` when the decoder cannot
+    /// (not an ``AnimatedImageDecoding``).
+    let animationFrames: AnimationFrameSource?
 
     public init(configuration: Configuration) {
         (self.configuration, self.sourceGuard) = Self.applyingSourcePolicy(to: configuration)
@@ -54,6 +57,12 @@ public final class ImagePipeline: Sendable {
         self.networkQueue = WorkQueue(
             limit: configuration.networkConcurrencyLimit, groupLimit: configuration.networkConcurrencyLimitPerHost)
         self.processingQueue = WorkQueue(limit: configuration.processingConcurrencyLimit)
+        self.animationFrames = (configuration.decoder as? any AnimatedImageDecoding).map {
+            [processingQueue, recorder] in
+            AnimationFrameSource(
+                decoder: $0, processingQueue: processingQueue, budget: configuration.animationFrameBudget,
+                recorder: recorder)
+        }
         self.lazyDiskCache = LazyDiskCache(
             directory: configuration.diskCacheDirectory,
             sizeLimit: configuration.diskCacheSizeLimit,
@@ -194,7 +203,8 @@ public final class ImagePipeline: Sendable {
             throw error
         }
         var response = ImageResponse(
-            image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request)
+            image: loaded.decoded.image, info: loaded.decoded.info, source: loaded.source, request: request,
+            animation: loaded.decoded.animation)
         if let metrics { response.metrics = metrics.finish(source: ImageTaskMetrics.Source(loaded.source)) }
         return response
     }

@@ -71,6 +71,12 @@ public struct ImageRequest: Sendable, Hashable {
         /// another scan has arrived; previews are never cached as the final image. Not part of the identity: a
         /// task that joins a download started without previews gets none.
         public static let progressivePreviews = Options(rawValue: 1 << 7)
+        /// Play animations: the response of an animated source (GIF, animated WebP) carries an
+        /// ``ImageResponse/animation`` whose frames are decoded on demand (``AnimatedImage``), when the decoder is an
+        /// ``AnimatedImageDecoding``. Off by default: the first frame only, a still. Part of the identity
+        /// (``ImageKey/isAnimated``): an animated and a still request of one URL never share an image or a cache
+        /// entry (they share the download).
+        public static let animated = Options(rawValue: 1 << 8)
     }
 
     /// Where the bytes come from: `http`, `https`, `file`, `data`, or a scheme with a loader in
@@ -163,7 +169,11 @@ public struct ImageRequest: Sendable, Hashable {
     }
 
     /// The key of the processed image: source key + thumbnail box + processors.
-    public var imageKey: ImageKey { ImageKey(sourceKey: sourceKey, thumbnail: thumbnail, processing: processing) }
+    public var imageKey: ImageKey {
+        ImageKey(
+            sourceKey: sourceKey, thumbnail: thumbnail, processing: processing,
+            isAnimated: options.contains(.animated))
+    }
 
     /// The URL's absolute string without its fragment (`#…`); the query stays.
     public static func defaultSourceKey(for url: URL) -> String {
@@ -183,14 +193,18 @@ public struct ImageKey: Sendable, Hashable, CustomStringConvertible {
     public let thumbnail: ThumbnailOptions?
     /// ``ImageProcessors/identifier(of:)`` of the request's processors; `""` for none.
     public let processing: String
+    /// Whether the image may be an animation (``ImageRequest/Options/animated``); `false` for the still first frame.
+    public let isAnimated: Bool
 
-    public init(sourceKey: String, thumbnail: ThumbnailOptions?, processing: String = "") {
+    public init(sourceKey: String, thumbnail: ThumbnailOptions?, processing: String = "", isAnimated: Bool = false) {
         self.sourceKey = sourceKey
         self.thumbnail = thumbnail
         self.processing = processing
+        self.isAnimated = isAnimated
     }
 
     public var description: String {
         "\(sourceKey) @\(thumbnail?.description ?? "full")" + (processing.isEmpty ? "" : " | \(processing)")
+            + (isAnimated ? " [animated]" : "")
     }
 }

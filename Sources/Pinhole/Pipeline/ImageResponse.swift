@@ -21,6 +21,9 @@ public struct ImageResponse: Sendable, Hashable {
     public var info: DecodedImage.SourceInfo
     /// Where it came from.
     public var source: Source
+    /// The animation to play, for an ``ImageRequest/Options/animated`` request of an animated source; ``image`` is
+    /// its first frame. `nil` for stills and for requests without the option.
+    public var animation: AnimatedImage?
     /// The request this answers (a caller that joined a shared job gets its own request here).
     public var request: ImageRequest
     /// Where this request's time went (``ImageTaskMetrics``); `nil` unless the pipeline collects task metrics
@@ -33,11 +36,15 @@ public struct ImageResponse: Sendable, Hashable {
     /// record larger.
     private var metricsBox: MetricsBox?
 
-    public init(image: PixelImage, info: DecodedImage.SourceInfo, source: Source, request: ImageRequest) {
+    public init(
+        image: PixelImage, info: DecodedImage.SourceInfo, source: Source, request: ImageRequest,
+        animation: AnimatedImage? = nil
+    ) {
         self.image = image
         self.info = info
         self.source = source
         self.request = request
+        self.animation = animation
     }
 }
 

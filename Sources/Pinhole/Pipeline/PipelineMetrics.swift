@@ -45,6 +45,14 @@ public struct PipelineMetrics: Sendable, Hashable, Codable {
     public var processed = 0
     /// Progressive previews made (never cached).
     public var previews = 0
+    /// Animation frames decoded (``AnimatedImage/frame(at:priority:)``: a run of frames counts each frame).
+    public var framesDecoded = 0
+    /// Animation frames answered by the frame budget without a decode (``AnimatedImage/frame(at:priority:)`` and
+    /// ``AnimatedImage/cachedFrame(at:)`` hits).
+    public var framesReused = 0
+    /// Animation frames evicted from the frame budget to make room
+    /// (``ImagePipeline/Configuration/animationFrameBudget``).
+    public var framesEvicted = 0
 
     public init() {}
 }

@@ -1,0 +1,101 @@
+import Foundation
+import PinholeShared
+
+/// Decodes the frames of a pipeline's animations: under the pipeline's CPU limit, a run of frames at once, one
+/// decode per run however many ask, the frames kept in the one ``FrameBudget``.
+///
+/// Holds no pipeline (animations in the memory cache hold this, and the pipeline holds the memory cache).
+final class AnimationFrameSource: Sendable {
+    /// The most frames one decode asks for. A sequential codec (GIF, WebP) pays for every frame before frame i to
+    /// reach it, so a run of frames decoded at once costs about what one does; 8 keeps a decode short enough to be
+    /// stopped quickly and a run small beside the budget.
+    static let maxFramesPerDecode = 8
+    /// The share of the budget one run may take: a quarter, so several animations' runs fit at once.
+    static let runBudgetShare = 4
+
+    /// One run of frames of one animation: the job key of its decode.
+    struct RunKey: Sendable, Hashable {
+        let animation: ObjectIdentifier
+        let start: Int
+    }
+
+    let decoder: any AnimatedImageDecoding
+    let processingQueue: WorkQueue
+    let budget: FrameBudget
+    let recorder: MetricsRecorder
+    let runs = CoalescingRegistry<RunKey, [PixelImage]>()
+
+    init(decoder: any AnimatedImageDecoding, processingQueue: WorkQueue, budget: Int, recorder: MetricsRecorder) {
+        self.decoder = decoder
+        self.processingQueue = processingQueue
+        self.budget = FrameBudget(limit: budget)
+        self.recorder = recorder
+    }
+
+    /// Frames decoded at once for frames of `frameCost` bytes: at most ``maxFramesPerDecode``, and no more than fit
+    /// in a ``runBudgetShare``th of the budget (at least 1).
+    static func framesPerDecode(frameCost: Int, budget: Int) -> Int {
+        max(1, min(maxFramesPerDecode, budget / runBudgetShare / max(1, frameCost)))
+    }
+
+    /// The frame if the budget holds it (counted as reused).
+    func cachedFrame(_ index: Int, of animation: AnimatedImage) -> PixelImage? {
+        guard let frame = budget.frame(.init(animation: ObjectIdentifier(animation), index: index)) else {
+            return nil
+        }
+        recorder.record { $0.framesReused += 1 }
+        return frame
+    }
+
+    /// Frame `index` of `animation`: from the budget, or from the decode of its run (joined when one runs).
+    func frame(_ index: Int, of animation: AnimatedImage, priority: ImageRequest.Priority) async throws -> PixelImage {
+        guard index >= 0, index < animation.frameCount else {
+            throw PinholeError(.invalidRequest, "frame \(index) of an animation of \(animation.frameCount) frames")
+        }
+        try Task.checkCancellation()
+        if let hit = cachedFrame(index, of: animation) { return hit }
+        let size = animation.framesPerDecode
+        let start = index / size * size
+        let range = start..<min(start + size, animation.info.frameCount)
+        let callerPriority: @Sendable () -> ImageRequest.Priority = { priority }
+        let frames = try await runs.value(
+            for: RunKey(animation: ObjectIdentifier(animation), start: start), subscriber: UniqueID.next(),
+            priority: callerPriority,
+            work: { [self] context in try await decodeRun(range, of: animation, context: context) })
+        try Task.checkCancellation()
+        let offset = index - start
+        guard offset < frames.count else {
+            throw PinholeError(.truncated, "the animation's data ends before frame \(index)")
+        }
+        return frames[offset]
+    }
+
+    /// Decodes `range` under the CPU limit at the job's priority, and puts the frames in the budget.
+    private func decodeRun(
+        _ range: Range<Int>, of animation: AnimatedImage, context: JobContext
+    ) async throws -> [PixelImage] {
+        let token = UniqueID.next()
+        context.observePriority { [processingQueue] in
+            processingQueue.updatePriority(token, from: { context.priority })
+        }
+        let jobPriority: @Sendable () -> ImageRequest.Priority = { context.priority }
+        let decoded = try await processingQueue.run(token: token, priority: jobPriority) {
+            try Task.checkCancellation()
+            return try await decoder.decodeFrames(animation.data, range: range, options: animation.options)
+        }
+        try Task.checkCancellation()
+        let id = ObjectIdentifier(animation)
+        var evicted = 0
+        for (offset, frame) in decoded.frames.prefix(range.count).enumerated() {
+            evicted += budget.insert(frame, for: .init(animation: id, index: range.lowerBound + offset))
+        }
+        recorder.record {
+            $0.framesDecoded += decoded.frames.count
+            $0.framesEvicted += evicted
+        }
+        if decoded.endsEarly || decoded.frames.count < range.count {
+            animation.foundTruncated(wholeFrames: range.lowerBound + decoded.frames.count)
+        }
+        return decoded.frames
+    }
+}

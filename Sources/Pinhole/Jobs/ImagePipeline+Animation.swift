@@ -1,0 +1,52 @@
+import Foundation
+import PinholeShared
+
+extension ImagePipeline {
+    /// The animation of `data` for an ``ImageRequest/Options/animated`` request whose first frame decoded as
+    /// `first`, or `nil`: not asked, a decoder that cannot animate, a still source (``AnimatedImageDecoding``'s
+    /// `animationInfo` is `nil`), or processors (they apply to the still only).
+    ///
+    /// The header is read under the CPU limit at the job's priority; then the first run of frames is decoded, so
+    /// that the frames shown first are at hand and data that ends within them is found before anything is cached.
+    ///
+    /// - Throws: the decoder's errors (``PinholeError/Code/tooManyFrames``, ``PinholeError/Code/tooManyPixels``…),
+    ///   `CancellationError`.
+    func animation(
+        of data: Data, first: PixelImage, for request: ImageRequest, key: ImageJobKey, context: JobContext
+    ) async throws -> AnimatedImage? {
+        guard request.options.contains(.animated), request.processors.isEmpty, let frames = animationFrames else {
+            return nil
+        }
+        let options = decodingOptions(for: request)
+        let token = UniqueID.next()
+        let jobPriority: @Sendable () -> Priority = { context.priority }
+        let info = try await processingQueue.run(token: token, priority: jobPriority) {
+            try Task.checkCancellation()
+            return try await frames.decoder.animationInfo(data, options: options)
+        }
+        try Task.checkCancellation()
+        guard let info, info.frameCount >= 2 else { return nil }
+        let animation = AnimatedImage(
+            info: info, frameSize: PixelSize(width: first.width, height: first.height),
+            pixelFormat: first.pixelFormat, data: data, options: options, priority: request.priority, source: frames,
+            onTruncation: truncationHandler(for: key))
+        _ = try await frames.frame(0, of: animation, priority: context.priority)
+        return animation
+    }
+
+    /// What to do when an animation made for `key` is found to end early: it leaves the memory cache (when it is
+    /// the one stored there), and its source's bytes leave the disk cache (they are cut short).
+    private func truncationHandler(for key: ImageJobKey) -> @Sendable (AnimatedImage) -> Void {
+        // Weak: the memory cache holds the animation, which holds this.
+        {
+            [weak memoryCache = configuration.memoryCache, lazyDiskCache, onDiagnostic = configuration.onDiagnostic]
+            animation in
+            if let memoryCache, memoryCache[key.image]?.animation === animation {
+                memoryCache.removeValue(for: key.image)
+            }
+            onDiagnostic?("animation: \(key.image) ends after \(animation.frameCount) whole frames; not cached")
+            let sourceKey = key.data.sourceKey
+            Task { await lazyDiskCache.cache()?.removeEntry(for: sourceKey) }
+        }
+    }
+}
