@@ -7,9 +7,10 @@ public struct ServeOverloadSettings: Sendable {
     public var memoryBudget = 256_000_000
     /// The server's `--active-limit`; `nil` (the default) leaves the server's own (2 × its concurrency).
     public var activeLimit: Int?
-    /// The server's `--queue-limit`; twice the core count by default (with 2 × cores answers made at once, an
-    /// admitted request waits for at most as many as are being made).
-    public var queueLimit = 2 * ProcessInfo.processInfo.activeProcessorCount
+    /// The server's `--queue-limit`; the core count by default: with 2 × cores answers made at once, an admitted
+    /// request waits for at most half as many as are being made, which keeps its p99 within issue 27's 4 × the
+    /// unloaded p99 (a queue of 2 × cores gave 4.32 × and fewer 200s on an idle machine; BENCHMARKS.md).
+    public var queueLimit = ProcessInfo.processInfo.activeProcessorCount
     /// The server's `--queue-timeout`, in seconds; 2 by default (far above the wait the queue limit allows, so
     /// refusals come from a full queue, at once, not after a wait).
     public var queueTimeoutSeconds = 2.0

@@ -7,7 +7,7 @@ extension BenchServeCommand {
         .value("--seconds", "S", help: "--overload: seconds of the overload phase. Default: 60."),
         .value("--memory-budget", "BYTES", help: "--overload: the server's --memory-budget. Default: 256000000."),
         .value("--active-limit", "N", help: "--overload: the server's --active-limit. Default: the server's."),
-        .value("--queue-limit", "N", help: "--overload: the server's --queue-limit. Default: 2 x cores."),
+        .value("--queue-limit", "N", help: "--overload: the server's --queue-limit. Default: cores."),
         .value("--queue-timeout", "SECONDS", help: "--overload: the server's --queue-timeout. Default: 2."),
         .value(
             "--server-env", "NAME=VALUE",
