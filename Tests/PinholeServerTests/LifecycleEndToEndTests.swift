@@ -129,17 +129,22 @@ struct LifecycleEndToEndTests {
         let harness = try ServerHarness { configuration, _ in configuration.daemon.connectionLimitPerAddress = 4 }
         defer { Task { await harness.stop() } }
         let port = harness.daemon.port
+        let daemon = harness.daemon
         let answers = await onOwnThread { () -> (held: Int, fifth: String, last: [UInt8]) in
+            // (each step waits until the daemon has counted the connections before it: its two polling threads
+            // accept in parallel, so a later connection may otherwise be counted before an earlier one)
             let held = (0..<4).compactMap { _ in SlowClient(port: port) }
             for client in held { client.send("GET /health HTTP/1.1\r\nX-a: ") }
+            Self.waitUntil { daemon.connectionCount(from: "127.0.0.1") == 4 }
             // When a fifth connection from the same address asks for /health
             guard let fifth = SlowClient(port: port) else { return (held.count, "", []) }
             fifth.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             let fifthAnswer = String(decoding: fifth.receiveAll(), as: UTF8.self)
-            // And, with 5 more opened beyond the share (4 of them fit in twice the share, even if the fifth's close is
-            // not counted yet), one more does too
-            let beyond = (0..<5).compactMap { _ in SlowClient(port: port) }
+            Self.waitUntil { daemon.connectionCount(from: "127.0.0.1") == 4 }
+            // And, with 4 more opened to fill twice the share, one more does too
+            let beyond = (0..<4).compactMap { _ in SlowClient(port: port) }
             for client in beyond { client.send("GET /health HTTP/1.1\r\nX-a: ") }
+            Self.waitUntil { daemon.connectionCount(from: "127.0.0.1") == 8 }
             guard let last = SlowClient(port: port) else { return (held.count, fifthAnswer, []) }
             last.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             let lastAnswer = last.receiveAll()
@@ -152,6 +157,11 @@ struct LifecycleEndToEndTests {
         #expect(answers.fifth.hasPrefix("HTTP/1.1 503"), "fifth: \(answers.fifth.prefix(200))")
         #expect(answers.fifth.contains("too_many_connections") && answers.fifth.contains("Retry-After: 1"))
         #expect(answers.last.isEmpty, "last: \(String(decoding: answers.last.prefix(200), as: UTF8.self))")
+    }
+
+    /// Polls `condition` every 5 ms for up to 10 s, on a thread of the caller's own (never the cooperative pool).
+    private static func waitUntil(_ condition: () -> Bool) {
+        for _ in 0..<2000 where !condition() { usleep(5000) }
     }
 
     @Test func unknownPathsAre404AndKeepAliveConnectionsAreReused() async throws {

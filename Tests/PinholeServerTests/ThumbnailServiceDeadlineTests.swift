@@ -32,21 +32,27 @@ struct ThumbnailServiceDeadlineTests {
         #expect(await eventually { decoder.cancelledDecodes >= 1 })
     }
 
-    /// An encode that cannot be interrupted: 3 s on a thread of its own, cancellation or not.
+    /// An encode that cannot be interrupted: it runs on a thread of its own until ``release()`` (or 30 s), cancellation
+    /// or not, so an answer that waited for it would come only after the test released it.
     final class StubbornEncoder: ImageEncoding {
         let started = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)
+        private let releaser = DispatchSemaphore(value: 0)
 
         func encode(_ image: PixelImage, options: EncodingOptions) async throws -> Data {
             started.store(true, ordering: .sequentiallyConsistent)
             return await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+                // A thread of its own, never the cooperative pool: waiting here is what this fake is for.
                 Thread.detachNewThread {
-                    Thread.sleep(forTimeInterval: 5)
+                    _ = self.releaser.wait(timeout: .now() + 30)
                     self.finished.store(true, ordering: .sequentiallyConsistent)
                     continuation.resume(returning: Data([1, 2, 3]))
                 }
             }
         }
+
+        /// Lets the encode end.
+        func release() { releaser.signal() }
     }
 
     /// Answers every URL at once with the same bytes.
@@ -54,37 +60,35 @@ struct ThumbnailServiceDeadlineTests {
         GatedDataLoader(answering: { .success(DataResponse(data: Data([0xFF, 0xD8, 0xFF]), statusCode: 200, url: $0)) })
     }
 
-    /// Serves one real 64×48 JPEG for every URL.
-    static func jpegLoader(_ jpeg: Data) -> GatedDataLoader {
-        GatedDataLoader(answering: { url in
-            .success(DataResponse(data: jpeg, statusCode: 200, headers: ["content-type": "image/jpeg"], url: url))
-        })
-    }
-
     @Test func theTimeoutIsAnsweredWithoutWaitingForAnEncodeThatCannotStop() async throws {
-        // Given a service whose encoder takes 5 s and ignores cancellation, with a deadline of 300 ms (scaled by the
-        // load: the download and decode before the encode must fit in it, or no encode is left to wait for)
+        // Given a service whose encoder ignores cancellation and runs until the test releases it, with a deadline of
+        // 1 s (scaled by the load) and an instant decode, so the encode starts well within the deadline
         let encoder = StubbornEncoder()
-        let jpeg = try await OriginImages.halves(width: 64, height: 48)
         let pipeline = ImagePipeline(
-            configuration: .init(decoder: VipsDecoder(), dataLoader: Self.jpegLoader(jpeg), encoder: VipsEncoder()))
+            configuration: .init(
+                decoder: FakeDecoder(),
+                dataLoader: GatedDataLoader(answering: { .success(FakeImage.response(for: $0)) }),
+                encoder: VipsEncoder()))
         var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: encoder)
-        configuration.timeout = LoadFactor.scaled(.milliseconds(300))
+        configuration.timeout = LoadFactor.scaled(.seconds(1))
         let service = ThumbnailService(configuration: configuration)
         // When a thumbnail is asked
         var options = ProcessingOptions()
         options.width = 10
-        await #expect {
+        let error = await #expect(throws: PinholeError.self) {
             _ = try await service.thumbnail(
                 source: URL(string: "http://e.com/a.jpg")!, options: options, accept: AcceptHeader(nil))
-        } throws: { error in
-            // Then the timeout arrives while the encode is still running
-            (error as? PinholeError)?.code == .timeout
-                && !encoder.finished.load(ordering: .sequentiallyConsistent)
         }
-        // (and the abandoned encode ends before the test does: no work outlives it)
-        let encodeStarted = encoder.started.load(ordering: .sequentiallyConsistent)
-        try #require(encodeStarted, "the download and decode outlasted the deadline")
-        #expect(await eventually { encoder.finished.load(ordering: .sequentiallyConsistent) })
+        // Then the answer is a timeout, given while the encode is still held (an answer that waited for it would come
+        // only after the release below, or after the encoder's own 30 s)
+        let finishedBeforeTheAnswer = encoder.finished.load(ordering: .sequentiallyConsistent)
+        #expect(error?.code == .timeout)
+        let started = encoder.started.load(ordering: .sequentiallyConsistent)
+        #expect(started, "the decode outlasted the deadline")
+        #expect(!finishedBeforeTheAnswer, "the answer waited for the encode")
+        // And the abandoned encode ends before the test does once released: no work outlives it
+        encoder.release()
+        let finishes = { encoder.finished.load(ordering: .sequentiallyConsistent) }
+        #expect(await eventually(finishes))
     }
 }

@@ -34,6 +34,9 @@ final class DaemonContext: Sendable {
         return answeredLimitPerAddress > 0 && count > answeredLimitPerAddress
     }
 
+    /// Connections open from `address` now.
+    func connectionCount(from address: String) -> Int { connectionsByAddress.withLock { $0[address, default: 0] } }
+
     /// A connection from `address` closed.
     func connectionClosed(from address: String) {
         connectionsByAddress.withLock { counts in

@@ -88,6 +88,10 @@ public final class HTTPDaemon: Sendable {
     /// Requests whose head has been read and that are not done yet (open or being answered).
     public var openRequestCount: Int { context.open.count }
 
+    /// Connections open from one client address (numeric, as libmicrohttpd reports it: `127.0.0.1`), counted when
+    /// libmicrohttpd accepts them and until it closes them.
+    public func connectionCount(from address: String) -> Int { context.connectionCount(from: address) }
+
     /// Requests suspended while their answer is computed.
     public var suspendedRequestCount: Int { context.suspended.count }
 
