@@ -59,25 +59,41 @@ static int gif_skip_extension(GifFileType *gif) {
 }
 
 int CPinholeCodecs_gif_ends_early(const void *buf, size_t len) {
+    int ends_early = 0;
+    int frames = CPinholeCodecs_gif_whole_frames(buf, len, &ends_early);
+    if (frames < 0 && !ends_early) {
+        return -1;
+    }
+    return ends_early;
+}
+
+int CPinholeCodecs_gif_whole_frames(const void *buf, size_t len, int *ends_early) {
     GifSource source = {buf, len, 0, 0};
     int error = 0;
+    int frames = 0;
+    int complete = 0;
     GifFileType *gif = DGifOpen(&source, gif_read, &error);
     if (gif == NULL) {
-        return source.ran_out ? 1 : -1;
+        if (ends_early != NULL) {
+            *ends_early = source.ran_out ? 1 : 0;
+        }
+        return -1;
     }
-    int result = -1;
     for (;;) {
         GifRecordType type = UNDEFINED_RECORD_TYPE;
         if (DGifGetRecordType(gif, &type) == GIF_ERROR) {
             break;
         }
         if (type == TERMINATE_RECORD_TYPE) {
-            result = 0;
+            complete = 1;
             break;
         }
         int status = GIF_ERROR;
         if (type == IMAGE_DESC_RECORD_TYPE) {
             status = gif_skip_image(gif);
+            if (status != GIF_ERROR) {
+                frames += 1;
+            }
         } else if (type == EXTENSION_RECORD_TYPE) {
             status = gif_skip_extension(gif);
         }
@@ -85,11 +101,11 @@ int CPinholeCodecs_gif_ends_early(const void *buf, size_t len) {
             break;
         }
     }
-    if (result != 0) {
-        result = source.ran_out ? 1 : -1;
+    if (ends_early != NULL) {
+        *ends_early = !complete && source.ran_out ? 1 : 0;
     }
     DGifCloseFile(gif, &error);
-    return result;
+    return complete || source.ran_out ? frames : -1;
 }
 
 // MARK: - WebP (libwebpdemux)

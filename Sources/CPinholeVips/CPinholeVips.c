@@ -216,6 +216,35 @@ int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *o
     return 0;
 }
 
+int CPinholeVips_read_animation(const void *buf, size_t len, int *delays, int capacity, int *delay_count, int *loop) {
+    *delay_count = 0;
+    *loop = 0;
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);
+    if (image == NULL) {
+        return -1;
+    }
+    int *array = NULL;
+    int count = 0;
+    if (vips_image_get_typeof(image, "delay") != 0 && vips_image_get_array_int(image, "delay", &array, &count) == 0) {
+        *delay_count = count;
+        for (int i = 0; i < count && i < capacity; i++) {
+            delays[i] = array[i];
+        }
+    }
+    int value = 0;
+    if (vips_image_get_typeof(image, "loop") != 0 && vips_image_get_int(image, "loop", &value) == 0) {
+        *loop = value;
+    }
+    g_object_unref(image);
+    return 0;
+}
+
+int CPinholeVips_load_pages(const void *buf, size_t len, int page, int n, const char *option_string, VipsImage **out) {
+    *out = vips_image_new_from_buffer(buf, len, option_string != NULL ? option_string : "", "page", page, "n", n,
+                                      NULL);
+    return *out == NULL ? -1 : 0;
+}
+
 int CPinholeVips_thumbnail(const void *buf, size_t len, int width, int height, int size, int no_rotate,
                            const char *import_profile, const char *export_profile, const char *option_string,
                            VipsImage **out) {

@@ -23,6 +23,10 @@
 /// giflib (DGifOpen over `buf`): 1 when the data runs out before the GIF trailer, 0 when the trailer is reached.
 int CPinholeCodecs_gif_ends_early(const void *buf, size_t len);
 
+/// giflib, as CPinholeCodecs_gif_ends_early: the frames (image records) whose data is whole, and through
+/// `ends_early` (may be NULL) whether the data runs out before the trailer; -1 when giflib cannot read it.
+int CPinholeCodecs_gif_whole_frames(const void *buf, size_t len, int *ends_early);
+
 /// libwebpdemux (WebPDemuxPartial): 1 when the RIFF container declares more bytes than `len`, 0 when complete.
 int CPinholeCodecs_webp_ends_early(const void *buf, size_t len);
 

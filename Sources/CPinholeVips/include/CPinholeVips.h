@@ -76,6 +76,16 @@ typedef struct {
 /// Reads the header of an encoded image held in memory (no pixel is decoded).
 int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *out);
 
+/// The animation facts of an encoded image's header (no pixel is decoded): the per-frame delays in milliseconds
+/// (libvips' "delay"; at most `capacity` written, `*delay_count` says how many there are), and the loop count
+/// ("loop", 0 = forever; 0 when absent). 0 on success, -1 when libvips cannot read the header.
+int CPinholeVips_read_animation(const void *buf, size_t len, int *delays, int capacity, int *delay_count, int *loop);
+
+/// Loads frames `page` ..< `page` + `n` of an animation at full size, stacked top to bottom in one image (each
+/// frame a page of the stored height; GIF disposal and WebP blending done by the loader). `option_string` (may be
+/// NULL) is given to the loader. `buf` must outlive `*out`.
+int CPinholeVips_load_pages(const void *buf, size_t len, int page, int n, const char *option_string, VipsImage **out);
+
 /// vips_thumbnail_buffer with a fixed option set. `width`×`height` is the box (after orientation) and `size` a
 /// VipsSize (VIPS_SIZE_FORCE gives exactly width×height). `import_profile`, `export_profile` and
 /// `option_string` may be NULL. `buf` must outlive `*out`.
