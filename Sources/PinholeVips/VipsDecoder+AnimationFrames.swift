@@ -29,24 +29,16 @@ extension VipsDecoder {
         let frames = max(0, range.lowerBound)..<min(range.upperBound, whole.count)
         guard !frames.isEmpty else { return DecodedFrames(frames: [], endsEarly: whole.endsEarly) }
         let layout = Self.layout(options.thumbnail, header: header)
-        let box = layout.resized
-        let (outputPixels, overflow) = box.width.multipliedReportingOverflow(by: box.height)
-        guard !overflow, outputPixels <= options.maxPixelCount else {
-            throw PinholeError(
-                .tooManyPixels,
-                "a \(box.width)×\(box.height) frame is over the limit of \(options.maxPixelCount) pixels")
-        }
+        try header.checkResultLimits(layout, options: options)
         try interruption.throwIfStopped()
         let failure = { (message: String) in
             decodingError(message, format: format, data: data, interruption: interruption)
         }
         // The loader's option string: fail on truncation (the whole frames of a GIF cut short are read without
-        // it), and WebP's shrink on load to the first scale at or above the thumbnail's.
+        // it), and WebP's shrink on load as `vips_thumbnail` picks it.
         var loadOptions = [String]()
         if let failOn = options.failOn, !whole.endsEarly { loadOptions.append(failOn) }
-        let scale = min(
-            Double(box.width) / Double(max(1, header.info.width)),
-            Double(box.height) / Double(max(1, header.info.height)))
+        let scale = header.webPLoadScale(for: layout)
         if format == .webp, scale < 1 { loadOptions.append("scale=\(scale)") }
         return try data.withUnsafeBytes { bytes in
             // `bytes` must outlive every libvips image made from it: all of them are released in this scope.
@@ -68,7 +60,7 @@ extension VipsDecoder {
                         stack.pointer, 0, Int32(index * pageHeight), Int32(stack.width), Int32(pageHeight), out)
                 }
                 decoded.append(
-                    try frame.resized(to: box, failure: failure).cropped(to: layout, failure: failure)
+                    try frame.resized(to: layout.resized, failure: failure).cropped(to: layout, failure: failure)
                         .pixelImage(failure: failure, interruption: interruption))
             }
             return DecodedFrames(frames: decoded, endsEarly: whole.endsEarly)

@@ -38,6 +38,27 @@ struct VipsHeader {
             )
         }
     }
+
+    /// Throws when `layout`'s resized image (an upscale too) is over `options`' pixel limit or libvips' largest
+    /// side (`VIPS_MAX_COORD`).
+    func checkResultLimits(_ layout: ThumbnailOptions.Layout, options: DecodingOptions) throws {
+        let box = layout.resized
+        let (outputPixels, overflow) = box.width.multipliedReportingOverflow(by: box.height)
+        guard !overflow, outputPixels <= options.maxPixelCount, max(box.width, box.height) <= 10_000_000 else {
+            throw PinholeError(
+                .tooManyPixels,
+                "a \(box.width)×\(box.height) result is over the limit of \(options.maxPixelCount) pixels")
+        }
+    }
+
+    /// The `scale` of WebP's shrink on load for `layout`, as `vips_thumbnail` picks it (libvips 8.14
+    /// `thumbnail.c`): the larger of the two axes' scales, never above 1.
+    func webPLoadScale(for layout: ThumbnailOptions.Layout) -> Double {
+        let shrink = min(
+            Double(info.width) / Double(max(1, layout.resized.width)),
+            Double(info.height) / Double(max(1, layout.resized.height)))
+        return 1 / max(1, shrink)
+    }
 }
 
 extension VipsDecoder {

@@ -155,14 +155,11 @@ extension VipsDecoder {
         /// (VipsDecoder+JPEGShrink.swift), WebP `scale` as `vips_thumbnail` does (libvips 8.14 `thumbnail.c`), none
         /// for others.
         private var loadOptions: String {
-            let shrink = min(
-                Double(header.info.width) / Double(layout.resized.width),
-                Double(header.info.height) / Double(layout.resized.height))
             switch format {
             case .jpeg:
                 return "shrink=\(jpegShrink)"
             case .webp:
-                return "scale=\(1 / max(1, shrink))"
+                return "scale=\(header.webPLoadScale(for: layout))"
             default:
                 return ""
             }

@@ -175,13 +175,7 @@ public struct VipsDecoder: ImageDecoding {
         // from ThumbnailOptions.layout by a pixel for some sizes. Aspect is kept to within that rounding.
         // A fill's crop is cut out of the resized image afterwards (VipsDecoder+ContentMode.swift).
         let layout = Self.layout(options.thumbnail, header: header)
-        let box = (layout.resized.width, layout.resized.height)
-        // An upscaled thumbnail obeys the pixel limit too (and libvips' largest side, VIPS_MAX_COORD).
-        let (outputPixels, overflow) = box.0.multipliedReportingOverflow(by: box.1)
-        guard !overflow, outputPixels <= options.maxPixelCount, max(box.0, box.1) <= 10_000_000 else {
-            throw PinholeError(
-                .tooManyPixels, "a \(box.0)×\(box.1) result is over the limit of \(options.maxPixelCount) pixels")
-        }
+        try header.checkResultLimits(layout, options: options)
         if jpegFastPath, format == .jpeg, options.thumbnail != nil, !options.allowsTruncatedData,
             let image = try turboJPEGThumbnail(data, header: header, layout: layout, shortcuts: shortcuts)
         {

@@ -47,6 +47,16 @@ struct AnimatedDecodingLimitTests {
         #expect(frames == .tooManyPixels)
     }
 
+    @Test func framesUpscaledPastThePixelLimitAreRefusedBeforeAnyIsDecoded() async throws {
+        // Given the 8×8 GIF asked for at 2,000 px with upscaling, and a limit of 1,000,000 pixels
+        let data = try await Self.fixture("disposal.gif")
+        let options = DecodingOptions(
+            thumbnail: ThumbnailOptions(maxPixelSize: 2000, allowsUpscaling: true), maxPixelCount: 1_000_000)
+        // When its frames are asked for, Then they fail with tooManyPixels (4,000,000 pixels a frame)
+        let frames = await Self.code { try await VipsDecoder().decodeFrames(data, range: 0..<4, options: options) }
+        #expect(frames == .tooManyPixels)
+    }
+
     @Test func aGIFCutShortGivesItsWholeFramesAndSaysItEndsEarly() async throws {
         // Given the 4-frame disposal GIF cut in the middle of frame 2's pixels
         let data = try await Self.fixture("truncated.gif")
