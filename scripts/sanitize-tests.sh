@@ -40,10 +40,15 @@ for target in $targets; do
         # the fast unwinder never reaches that frame, and the slow one makes the target exceed its time limits.
         # So for this target only, libcurl's module is suppressed too; every other target calls libcurl through
         # Pinhole's HTTPDataLoader, and there its leaks are reported.
+        # libcrypto is suppressed for these two targets too: a thread that touched OpenSSL's error queue (libcurl,
+        # or the server's one-shot HMAC()) and exits after OPENSSL_cleanup has run at process exit loses its
+        # 904-byte ERR_STATE (the key's destructor is gone with the key); seen once in PinholeServerTests, its
+        # stack ending in CRYPTO_zalloc (libcrypto has no frame pointers). Pinhole's own OpenSSL calls there,
+        # HMAC() and CRYPTO_memcmp, hold no memory once they return.
         lsan_options=${LSAN_OPTIONS:-}
         if [ "$sanitizer" = address ] && { [ "$target" = PinholeTestServerTests ] || [ "$target" = PinholeServerTests ]; }; then
             supp_file=$(mktemp)
-            { cat scripts/lsan.supp; echo "leak:libcurl.so.4"; } > "$supp_file"
+            { cat scripts/lsan.supp; echo "leak:libcurl.so.4"; echo "leak:libcrypto.so.3"; } > "$supp_file"
             lsan_options="suppressions=$supp_file:print_suppressions=0"
         fi
         LSAN_OPTIONS="$lsan_options" TEST_TIMEOUT="$watchdog" TEST_IDLE_TIMEOUT="$watchdog" \
