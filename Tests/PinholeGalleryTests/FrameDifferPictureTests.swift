@@ -54,8 +54,8 @@ struct FrameDifferPictureTests {
         #expect(output == "\u{1B}[1;1H    \u{1B}[2;1H    \u{1B}[3;1H<A>")
     }
 
-    @Test func kittyPicturesAreDeletedAndPlacedAgainWhenTheSetChanges() {
-        // Given a kitty picture
+    @Test func kittyPicturesThatCannotTakeAnIDAreDeletedAndPlacedAgainWhenTheSetChanges() {
+        // Given a kitty picture whose payload is not a bare ESC_G command (as one wrapped for a multiplexer)
         var differ = FrameDiffer(mode: .kitty)
         let first = Frame.Placement(row: 0, column: 0, picture: Self.picture(.kitty, "<K1>"))
         let second = Frame.Placement(row: 2, column: 0, picture: Self.picture(.kitty, "<K2>"))
@@ -70,6 +70,45 @@ struct FrameDifferPictureTests {
         #expect(output == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\\u{1B}[1;1H<K1>\u{1B}[3;1H<K2>")
         // When the last one goes away, they are deleted and nothing is placed
         #expect(differ.diff(Frame(lines: lines, placements: [])) == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
+    }
+
+    @Test func kittyPictureReplacedAtItsPlaceIsTheOnlyOneSentAndTheOldOneDeletedByItsID() {
+        // Given two kitty pictures drawn by libchafa (bare ESC_G commands), placed with ids 1 and 2
+        var differ = FrameDiffer(mode: .kitty)
+        let top = Frame.Placement(row: 0, column: 0, picture: Self.picture(.kitty, "\u{1B}_Ga=T;<F0>\u{1B}\\"))
+        let other = Frame.Placement(row: 2, column: 0, picture: Self.picture(.kitty, "\u{1B}_Ga=T;<B>\u{1B}\\"))
+        let initial = differ.diff(Frame(lines: Self.blank, placements: [top, other]))
+        #expect(
+            initial.hasSuffix(
+                "\u{1B}_Ga=d,d=A,q=2\u{1B}\\\u{1B}[1;1H\u{1B}_Gi=1,q=2,a=T;<F0>\u{1B}\\"
+                    + "\u{1B}[3;1H\u{1B}_Gi=2,q=2,a=T;<B>\u{1B}\\"))
+        // When the top picture's next animation frame takes its place
+        let next = Frame.Placement(row: 0, column: 0, picture: Self.picture(.kitty, "\u{1B}_Ga=T;<F1>\u{1B}\\"))
+        let output = differ.diff(Frame(lines: Self.blank, placements: [next, other]))
+        // Then only it is sent (id 3), then the old one is deleted by its id; the other picture is left alone
+        #expect(output == "\u{1B}[1;1H\u{1B}_Gi=3,q=2,a=T;<F1>\u{1B}\\\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\")
+        #expect(differ.drawnPictureCount == 1)
+        // When the other picture goes away, it alone is deleted; an unchanged frame sends nothing
+        #expect(differ.diff(Frame(lines: Self.blank, placements: [next])) == "\u{1B}_Ga=d,d=I,i=2,q=2\u{1B}\\")
+        #expect(differ.diff(Frame(lines: Self.blank, placements: [next])).isEmpty)
+    }
+
+    @Test func sixelPictureReplacedByOneOfTheSameCellsIsPaintedOverWithoutErasingItsLines() {
+        // Given two sixel pictures side by side on lines 1…2
+        var differ = FrameDiffer(mode: .sixel)
+        let left = Frame.Placement(row: 0, column: 0, picture: Self.picture(.sixel, "<F0>"))
+        let right = Frame.Placement(row: 0, column: 4, picture: Self.picture(.sixel, "<R>"))
+        _ = differ.diff(Frame(lines: Self.blank, placements: [left, right]))
+        // When the left one shows its next animation frame, in the same cells
+        let next = Frame.Placement(row: 0, column: 0, picture: Self.picture(.sixel, "<F1>"))
+        let output = differ.diff(Frame(lines: Self.blank, placements: [next, right]))
+        // Then the new frame alone is painted over the old one: no line rewritten, the right picture not sent
+        #expect(output == "\u{1B}[1;1H<F1>")
+        #expect(differ.changedLineCount == 0 && differ.drawnPictureCount == 1)
+        // When it is replaced by a smaller picture instead, its lines are erased and the right one drawn again
+        let smaller = Frame.Placement(row: 0, column: 0, picture: Self.picture(.sixel, "<S>", rows: 1))
+        let shrunk = differ.diff(Frame(lines: Self.blank, placements: [smaller, right]))
+        #expect(shrunk == "\u{1B}[1;1H    \u{1B}[2;1H    \u{1B}[1;1H<S>\u{1B}[1;5H<R>")
     }
 
     @Test func listWithSixelThumbnailsPlacesEachPictureBesideItsText() {

@@ -2,6 +2,13 @@ import Foundation
 import PinholeShared
 
 extension ImagePipeline {
+    /// Bytes of decoded animation frames the frame budget holds now (at most
+    /// ``Configuration/animationFrameBudget``); 0 with a decoder that cannot animate. Thread-safe.
+    public var heldFrameBytes: Int { animationFrames?.budget.totalCost ?? 0 }
+
+    /// The most bytes of decoded animation frames the frame budget held at once so far. Thread-safe.
+    public var peakFrameBytes: Int { animationFrames?.budget.peakCost ?? 0 }
+
     /// The animation of `data` for an ``ImageRequest/Options/animated`` request whose first frame decoded as
     /// `first`, or `nil`: not asked, a decoder that cannot animate, a still source (``AnimatedImageDecoding``'s
     /// `animationInfo` is `nil`), or processors (they apply to the still only).

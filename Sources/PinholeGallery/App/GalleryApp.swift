@@ -176,6 +176,9 @@ public final class GalleryApp {
                 model.handle(key)
             }
         }
+        // Every animating slot shows the frame due now (one clock for all; cheap when none animates).
+        let ticker = model.animationTicker
+        if let deadline = ticker.nextDeadline, deadline <= clock.now { ticker.tick(at: start) }
         var mustDraw = model.needsDisplay || drawPending
         if frameNumber % 15 == 1 {
             let newStatus = statusLine()
@@ -261,6 +264,19 @@ public final class GalleryApp {
             cpuSeconds: Self.cpuSeconds(), seconds: seconds, exitStatus: exitStatus,
             mode: model.renderer.mode.rawValue, cellPixelWidth: model.layout.cellPixelSize.width,
             cellPixelHeight: model.layout.cellPixelSize.height, fullViewsShown: model.fullViewsShown,
-            views: viewStats.mapValues(GalleryStats.ViewFigures.init))
+            views: viewStats.mapValues(GalleryStats.ViewFigures.init), animation: animationFigures())
+    }
+
+    /// The animation figures of the run, or `nil` when nothing played.
+    private func animationFigures() -> GalleryStats.AnimationFigures? {
+        let ticker = model.animationTicker.metrics
+        guard ticker.ticks > 0 else { return nil }
+        let metrics = model.pipeline.metrics
+        return GalleryStats.AnimationFigures(
+            ticks: ticker.ticks, framesShown: ticker.framesShown, framesSkipped: ticker.framesSkipped,
+            framesDecoded: metrics.framesDecoded, framesReused: metrics.framesReused,
+            framesEvicted: metrics.framesEvicted,
+            tickMeanMs: Self.milliseconds(ticker.tickTime) / Double(ticker.ticks),
+            tickMaxMs: Self.milliseconds(ticker.maxTickTime), peakFrameBytes: model.pipeline.peakFrameBytes)
     }
 }

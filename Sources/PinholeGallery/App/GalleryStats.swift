@@ -59,6 +59,27 @@ public struct GalleryStats: Sendable, Codable, Equatable {
     public var fullViewsShown: Int
     /// Frame figures by what was on screen at each frame: `list`, `grid`, `fullView` (only those that were).
     public var views: [String: ViewFigures]
+    /// What the animations did; `nil` when none played.
+    public var animation: AnimationFigures? = nil
+
+    /// The animation figures of a run: ``AnimationTicker/Metrics`` and the pipeline's frame counts.
+    public struct AnimationFigures: Sendable, Codable, Equatable {
+        /// Ticks that had a slot to animate, and frame changes shown in slots.
+        public var ticks: Int
+        public var framesShown: Int
+        /// Frames that were due and never shown (a late tick, or a frame not decoded or drawn in time).
+        public var framesSkipped: Int
+        /// Frames decoded, answered by the frame budget, and evicted from it (``PipelineMetrics``).
+        public var framesDecoded: Int
+        public var framesReused: Int
+        public var framesEvicted: Int
+        /// Main-actor time per tick, on average and at most (ms): showing each slot's frame and asking for its
+        /// picture, the gallery's handlers included.
+        public var tickMeanMs: Double
+        public var tickMaxMs: Double
+        /// Frames the pipeline's frame budget held at most, in bytes.
+        public var peakFrameBytes: Int
+    }
 
     /// Frame times of the frames spent in one view (ms; see ``FrameStats``).
     public struct ViewFigures: Sendable, Codable, Equatable {

@@ -43,7 +43,8 @@ extension FeedScreenModel {
     /// The full view's request for `url`.
     func fullViewRequest(_ url: URL, priority: ImageRequest.Priority) -> ImageRequest {
         let box = layout.fullViewThumbnailOptions
-        return ImageRequest(url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority)
+        return ImageRequest(
+            url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority, options: imageOptions)
     }
 
     /// The key of the full view's picture for `request`.
@@ -57,6 +58,7 @@ extension FeedScreenModel {
         fullView?.slot.cancel()
         selectedIndex = index
         let slot = ImageSlot(pipeline: pipeline)
+        slot.animationTicker = animationTicker
         fullView = FullViewBinding(index: index, slot: slot)
         if let url = rows[index].imageURL {
             slot.onChange = { [weak self] slot in self?.fullViewChanged(slot) }
@@ -77,7 +79,10 @@ extension FeedScreenModel {
         guard let fullView, fullView.slot === slot else { return }
         if case .success(let response) = slot.phase, let request = slot.request {
             let key = fullViewKey(request)
-            if pictureCache[key] != nil {
+            if let frame = slot.frameIndex, frame != 0 {
+                if let ready = frameToShow(slot, base: key) { self.fullView?.drawnFrame = ready }
+            } else if pictureCache[key] != nil {
+                self.fullView?.drawnFrame = 0
                 markFullViewShown()
             } else {
                 draw(response.image, key: key)
@@ -107,7 +112,7 @@ extension FeedScreenModel {
     func fullViewThumbnailState() -> ScreenState.Thumbnail {
         guard let fullView else { return .none }
         guard rows[fullView.index].imageURL != nil else { return .none }
-        return pictureState(fullView.slot) { fullViewKey($0) }
+        return pictureState(fullView.slot) { shownKey(fullViewKey($0), frame: fullView.drawnFrame) }
     }
 
     /// "JPEG · 4000×3000 px" for the full view's photo once it has loaded, followed by where its time went when

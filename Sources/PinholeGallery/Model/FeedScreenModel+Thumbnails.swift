@@ -23,7 +23,8 @@ extension FeedScreenModel {
         _ url: URL, placeholder: ThumbHash? = nil, priority: ImageRequest.Priority = .normal
     ) -> ImageRequest {
         let box = layout.thumbnailOptions
-        var request = ImageRequest(url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority)
+        var request = ImageRequest(
+            url: thumbnailURL?(url, box) ?? url, thumbnail: box, priority: priority, options: imageOptions)
         request.placeholder = placeholder
         return request
     }
@@ -47,6 +48,7 @@ extension FeedScreenModel {
         for index in visible where bindings[index] == nil {
             guard let url = rows[index].imageURL else { continue }
             let slot = ImageSlot(pipeline: pipeline)
+            slot.animationTicker = animationTicker
             bindings[index] = RowBinding(slot: slot, itemID: rows[index].id)
             slot.onChange = { [weak self] slot in self?.thumbnailChanged(row: index, slot: slot) }
             slot.load(thumbnailRequest(url, placeholder: rows[index].placeholder))
@@ -84,7 +86,10 @@ extension FeedScreenModel {
         }
         if case .success(let response) = slot.phase, let request = slot.request {
             let key = thumbnailKey(request)
-            if pictureCache[key] != nil {
+            if let frame = slot.frameIndex, frame != 0 {
+                if let ready = frameToShow(slot, base: key) { bindings[index]?.drawnFrame = ready }
+            } else if pictureCache[key] != nil {
+                bindings[index]?.drawnFrame = 0
                 markShown(row: index)
             } else {
                 draw(response.image, key: key)
@@ -97,7 +102,7 @@ extension FeedScreenModel {
     /// waiting for `key` is marked shown and the screen redrawn.
     func draw(_ image: PixelImage, key: PictureCache.Key) {
         guard pendingConversions.insert(key).inserted else { return }
-        let cache = pictureCache
+        let cache = key.frame == 0 ? pictureCache : framePictures
         Task { [weak self] in
             let picture = try? await PictureRendering.pool.run {
                 key.renderer.render(image, columns: key.columns, rows: key.rows, fit: key.fit)
@@ -111,6 +116,7 @@ extension FeedScreenModel {
         pendingConversions.remove(key)
         // A placeholder's picture shows nothing new once its image's own picture is there; the redraw decides.
         if key.isPlaceholder { return invalidate() }
+        if key.frame != 0 { return frameDrawingFinished(key) }
         var changed = false
         for (index, binding) in bindings {
             guard case .success = binding.slot.phase, let request = binding.slot.request, thumbnailKey(request) == key
@@ -142,8 +148,8 @@ extension FeedScreenModel {
     /// What item `index`'s thumbnail shows now.
     func thumbnailState(row index: Int) -> ScreenState.Thumbnail {
         guard rows[index].imageURL != nil else { return .none }
-        guard let slot = bindings[index]?.slot else { return .loading }
-        return pictureState(slot) { thumbnailKey($0) }
+        guard let binding = bindings[index] else { return .loading }
+        return pictureState(binding.slot) { shownKey(thumbnailKey($0), frame: binding.drawnFrame) }
     }
 
     /// What a slot's picture shows now: loading (with the request's placeholder once it is drawn), failed, or the
@@ -155,7 +161,7 @@ extension FeedScreenModel {
         case .failure(let error):
             return .failed(Self.reason(error))
         case .success:
-            guard let request = slot.request, let picture = pictureCache[key(request)] else {
+            guard let request = slot.request, let picture = picture(for: key(request)) else {
                 return placeholderState(slot, key: key)
             }
             return .image(picture)

@@ -85,17 +85,29 @@ public final class FeedScreenModel {
     let favouritesStore: FavouritesStore?
     let dateStyle: Date.FormatStyle
     let pictureCache: PictureCache
+    /// Drawn pictures of animation frames past the first, apart from ``pictureCache`` so that a playing animation
+    /// never evicts the stills of the list.
+    let framePictures = PictureCache(costLimit: 16_000_000)
+    /// Plays the animations of every slot (list, grid and full view) from one clock: ``GalleryApp`` ticks it
+    /// every frame.
+    @ObservationIgnored public let animationTicker = AnimationTicker()
+    /// Whether GIF and animated WebP items play (their requests are ``ImageRequest/Options/animated``); `true` by
+    /// default. Set it before ``load()``.
+    @ObservationIgnored public var playsAnimations = true
 
     struct RowBinding {
         let slot: ImageSlot
         let itemID: String
         var shown = false
+        /// The animation frame whose picture is on screen (0: the first frame, or a still).
+        var drawnFrame = 0
     }
 
     struct FullViewBinding {
         let index: Int
         let slot: ImageSlot
         var shown = false
+        var drawnFrame = 0
     }
 
     @ObservationIgnored var bindings: [Int: RowBinding] = [:]

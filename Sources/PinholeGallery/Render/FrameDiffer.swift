@@ -7,10 +7,19 @@
 /// - sixel and iTerm2 pictures are painted into the cells, so text written over them erases them: a picture is
 ///   drawn when it is new (or moved) and again whenever a line it covers was rewritten; the lines under a
 ///   picture that went away are rewritten (with the spaces or text now there), which erases it;
-/// - kitty pictures live on a layer above the text: when the set of pictures changes, every kitty picture is
-///   deleted (`ESC_Ga=d,d=A`) and the current ones placed again.
+///   A picture replaced by another of the same cells (the next frame of an animation) is not erased: the new one
+///   is painted over it, and nothing else on its lines is sent again.
+/// - kitty pictures live on a layer above the text. Each is placed with an image id of this differ's
+///   (`i=N,q=2`, added to libchafa's `ESC_G` command), so a picture that went away is deleted alone
+///   (`ESC_Ga=d,d=I,i=N`) after the pictures that replace it are placed: an animation frame replaces the last in
+///   place, and the other pictures stay. A payload that is not a bare `ESC_G` command (wrapped for a
+///   multiplexer) cannot take an id: then, when the set changes, every kitty picture is deleted
+///   (`ESC_Ga=d,d=A`) and the current ones placed again.
 public struct FrameDiffer: Sendable {
     private var previous = Frame(lines: [])
+    /// The kitty image id of each placement of ``previous`` (0: placed without one); empty in other modes.
+    private var previousIDs: [Frame.Placement: UInt32] = [:]
+    private var lastID: UInt32 = 0
     /// The graphics mode of the pictures this differ places.
     public let mode: GraphicsMode
 
@@ -32,6 +41,7 @@ public struct FrameDiffer: Sendable {
     /// foreign write).
     public mutating func invalidate() {
         previous = Frame(lines: [])
+        previousIDs = [:]
     }
 
     /// The output that turns the previous frame into `lines` (a frame without pictures); empty when nothing
@@ -53,23 +63,27 @@ public struct FrameDiffer: Sendable {
         let gone = previousPlacements.filter { !frame.placements.contains($0) }
         let erasedByText = mode.isErasedByText
         if erasedByText {
-            for placement in gone { rewrite.formUnion(placement.rows.clamped(to: frame.lines.indices)) }
+            // A picture painted over with one of the same cells needs no erasing: the new one covers it.
+            let covered = Set(frame.placements.filter { !previousPlacements.contains($0) }.map(Self.cells(of:)))
+            for placement in gone where !covered.contains(Self.cells(of: placement)) {
+                rewrite.formUnion(placement.rows.clamped(to: frame.lines.indices))
+            }
         }
         var output = full ? "\u{1B}[0m\u{1B}[H\u{1B}[2J" : ""
         for index in rewrite.sorted() {
             output += "\u{1B}[\(index + 1);1H" + frame.lines[index]
         }
         changedLineCount = rewrite.count
+        if mode == .kitty {
+            output += kittyOutput(frame, full: full)
+            previous = frame
+            return output
+        }
         let toDraw: [Frame.Placement]
         if erasedByText {
             toDraw = frame.placements.filter { placement in
                 !previousPlacements.contains(placement) || placement.rows.contains(where: rewrite.contains)
             }
-        } else if mode == .kitty
-            && (full || !gone.isEmpty || frame.placements.contains { !previousPlacements.contains($0) })
-        {
-            output += Self.deleteKittyPictures
-            toDraw = frame.placements
         } else {
             toDraw = []
         }
@@ -79,5 +93,66 @@ public struct FrameDiffer: Sendable {
         drawnPictureCount = toDraw.count
         previous = frame
         return output
+    }
+
+    /// The kitty commands that turn the previous frame's pictures into `frame`'s (see the type's rules).
+    private mutating func kittyOutput(_ frame: Frame, full: Bool) -> String {
+        let previousPlacements = full ? [] : previous.placements
+        let changed =
+            full || previousPlacements.count != frame.placements.count
+            || frame.placements.contains { !previousPlacements.contains($0) }
+        guard changed else {
+            drawnPictureCount = 0
+            return ""
+        }
+        let identifiable =
+            !full && !previousIDs.values.contains(0)
+            && frame.placements.allSatisfy { Self.takesID($0.picture.payload) }
+        var output = identifiable ? "" : Self.deleteKittyPictures
+        var ids: [Frame.Placement: UInt32] = [:]
+        var drawn = 0
+        for placement in frame.placements {
+            if identifiable, let id = previousIDs[placement] {
+                ids[placement] = id
+                continue
+            }
+            let id: UInt32 = Self.takesID(placement.picture.payload) ? nextID() : 0
+            ids[placement] = id
+            drawn += 1
+            output +=
+                "\u{1B}[\(placement.row + 1);\(placement.column + 1)H"
+                + Self.withID(id, placement.picture.payload)
+        }
+        if identifiable {
+            for placement in previousPlacements where ids[placement] == nil {
+                output += "\u{1B}_Ga=d,d=I,i=\(previousIDs[placement] ?? 0),q=2\u{1B}\\"
+            }
+        }
+        previousIDs = ids
+        drawnPictureCount = drawn
+        return output
+    }
+
+    /// The start of a bare kitty graphics command.
+    static let kittyCommand = "\u{1B}_G"
+
+    /// Whether `payload` is a bare kitty command that an image id can be added to.
+    static func takesID(_ payload: String) -> Bool { payload.hasPrefix(kittyCommand) }
+
+    /// `payload` with `i=id,q=2,` as its first command's first keys (unchanged for id 0): `q=2` because kitty
+    /// answers a command that names an image, and the answer would reach the key reader.
+    static func withID(_ id: UInt32, _ payload: String) -> String {
+        guard id != 0, takesID(payload) else { return payload }
+        return kittyCommand + "i=\(id),q=2," + payload.dropFirst(kittyCommand.count)
+    }
+
+    private mutating func nextID() -> UInt32 {
+        lastID = lastID == UInt32.max ? 1 : lastID + 1
+        return lastID
+    }
+
+    /// The cells a placement covers: where it starts and its size.
+    private static func cells(of placement: Frame.Placement) -> [Int] {
+        [placement.row, placement.column, placement.picture.pixelColumns, placement.picture.pixelRows]
     }
 }

@@ -23,12 +23,16 @@ public final class PictureCache: Sendable {
         /// `true` for the picture of the request's ThumbHash placeholder (``ImageSlot/placeholder``), drawn in the
         /// same box until the image's own picture is ready; `false` by default.
         public var isPlaceholder: Bool
+        /// The frame of an animation (``ImageSlot/frameIndex``) the picture shows; 0, the first frame (what a still
+        /// shows), by default.
+        public var frame: Int
 
         public init(
             imageKey: ImageKey, columns: Int, rows: Int, fit: ChafaRenderer.Fit, renderer: ChafaRenderer,
-            isPlaceholder: Bool = false
+            isPlaceholder: Bool = false, frame: Int = 0
         ) {
             self.isPlaceholder = isPlaceholder
+            self.frame = frame
             self.imageKey = imageKey
             self.columns = columns
             self.rows = rows
@@ -40,6 +44,13 @@ public final class PictureCache: Sendable {
         public var placeholder: Key {
             var key = self
             key.isPlaceholder = true
+            return key
+        }
+
+        /// The key of frame `index`'s picture in the same box.
+        public func frame(_ index: Int) -> Key {
+            var key = self
+            key.frame = index
             return key
         }
     }
