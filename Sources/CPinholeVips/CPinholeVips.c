@@ -415,6 +415,25 @@ int CPinholeVips_avifsave(VipsImage *in, int quality, void **buf, size_t *len) {
         "effort", 2, "strip", TRUE, NULL);
 }
 
+int CPinholeVips_gifsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_gifsave_buffer(in, buf, len, "strip", TRUE, NULL);
+}
+
+int CPinholeVips_animation_save(VipsImage *stack, int page_height, const int *delays, int count, int loop, int webp,
+                                int quality, void **buf, size_t *len) {
+    VipsImage *copy;
+    if (vips_copy(stack, &copy, NULL)) {
+        return -1;
+    }
+    vips_image_set_int(copy, VIPS_META_PAGE_HEIGHT, page_height);
+    vips_image_set_array_int(copy, "delay", delays, count);
+    vips_image_set_int(copy, "loop", loop);
+    int status = webp ? vips_webpsave_buffer(copy, buf, len, "Q", quality, "strip", TRUE, NULL)
+                      : vips_gifsave_buffer(copy, buf, len, "strip", TRUE, NULL);
+    g_object_unref(copy);
+    return status;
+}
+
 void *CPinholeVips_icc_profile(const void *buf, size_t len, size_t *length) {
     *length = 0;
     VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);

@@ -9,6 +9,8 @@ public import Pinhole
 /// - PNG: lossless, keeps alpha, metadata stripped; quality is ignored.
 /// - WebP: lossy at ``EncodingOptions/quality``, keeps alpha, metadata stripped.
 /// - AVIF: lossy AV1 (libheif) at ``EncodingOptions/quality``, keeps alpha, metadata stripped.
+/// - GIF: a palette of up to 256 colours (libvips' cgif saver), 1-bit alpha; quality is ignored.
+/// - Animations (``AnimatedImageEncoding``): GIF and WebP (`VipsEncoder+Animation.swift`).
 ///
 /// Input is taken as 8-bit sRGB (`gray8`, `rgb8`, or `rgba8` with straight alpha); any row stride is accepted.
 /// Encoding runs on `pool`, never on Swift's cooperative pool; cancellation is checked before and after.
@@ -26,12 +28,13 @@ public struct VipsEncoder: ImageEncoding {
     ///
     /// - Returns: the encoded bytes.
     /// - Throws: ``PinholeError`` with ``PinholeError/Code/unsupportedFormat`` for formats other than JPEG, PNG,
-    ///   WebP and AVIF, ``PinholeError/Code/encodingFailed`` (with libvips' message) when libvips fails;
+    ///   WebP, AVIF and GIF, ``PinholeError/Code/encodingFailed`` (with libvips' message) when libvips fails;
     ///   `CancellationError` when the task is cancelled.
     public func encode(_ image: PixelImage, options: EncodingOptions) async throws -> Data {
-        guard [ImageFormat.jpeg, .png, .webp, .avif].contains(options.format) else {
+        guard [ImageFormat.jpeg, .png, .webp, .avif, .gif].contains(options.format) else {
             throw PinholeError(
-                .unsupportedFormat, "cannot encode \(options.format.name): JPEG, PNG, WebP and AVIF are supported",
+                .unsupportedFormat,
+                "cannot encode \(options.format.name): JPEG, PNG, WebP, AVIF and GIF are supported",
                 detectedType: options.format.name)
         }
         try Task.checkCancellation()
@@ -58,6 +61,7 @@ public struct VipsEncoder: ImageEncoding {
         case .jpeg: status = CPinholeVips_jpegsave(source.pointer, quality, &buffer, &length)
         case .webp: status = CPinholeVips_webpsave(source.pointer, quality, &buffer, &length)
         case .avif: status = CPinholeVips_avifsave(source.pointer, quality, &buffer, &length)
+        case .gif: status = CPinholeVips_gifsave(source.pointer, &buffer, &length)
         default: status = CPinholeVips_pngsave(source.pointer, &buffer, &length)
         }
         defer { CPinholeVips_free(buffer) }

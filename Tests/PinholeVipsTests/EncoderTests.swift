@@ -126,9 +126,9 @@ struct EncoderTests {
     }
 
     @Test func refusesFormatsItCannotWrite() async throws {
-        // Given a request for GIF output, Then it is refused as unsupported
+        // Given a request for BMP output, Then it is refused as unsupported
         let error = await #expect(throws: PinholeError.self) {
-            _ = try await encoder.encode(Self.quadrants(), options: EncodingOptions(format: .gif))
+            _ = try await encoder.encode(Self.quadrants(), options: EncodingOptions(format: .bmp))
         }
         #expect(error?.code == .unsupportedFormat)
     }

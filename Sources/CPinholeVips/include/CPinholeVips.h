@@ -148,6 +148,15 @@ int CPinholeVips_webpsave(VipsImage *in, int quality, void **buf, size_t *len);
 /// vips_heifsave_buffer as AVIF (AV1 through libheif), at `quality` (1-100), effort 2 of 0-9 (libvips' default
 /// of 4 takes about twice as long for thumbnails of the same size), metadata stripped.
 int CPinholeVips_avifsave(VipsImage *in, int quality, void **buf, size_t *len);
+/// vips_gifsave_buffer (cgif: a palette per frame, libvips' default effort and dither), metadata stripped.
+int CPinholeVips_gifsave(VipsImage *in, void **buf, size_t *len);
+
+/// Saves `stack` (the `count` frames of an animation one under the other, each `page_height` rows) as an animated
+/// GIF (`webp` 0) or lossy WebP at `quality` (`webp` 1): libvips' `page-height`, `delay` (`delays`, one per frame,
+/// in milliseconds) and `loop` (0: forever) on a copy of `stack`, then vips_gifsave_buffer or
+/// vips_webpsave_buffer, metadata stripped.
+int CPinholeVips_animation_save(VipsImage *stack, int page_height, const int *delays, int count, int loop, int webp,
+                                int quality, void **buf, size_t *len);
 
 /// The ICC profile embedded in the image in `buf` (libvips' `icc-profile-data`, read from the header only), as a
 /// copy of `*length` bytes to free with CPinholeVips_free; NULL (and `*length` 0) when there is none.

@@ -29,6 +29,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var height: Int?
     /// Size of the thumbnail file in bytes (written inputs).
     var bytes: Int?
+    /// Frames in the thumbnail file (written inputs, with `--animated`).
+    var frames: Int?
     /// The thumbnail's ThumbHash in base64 (written inputs, when the codecs make one).
     var thumbhash: String?
     /// `true` when the output already existed, whole, and was left alone.
@@ -45,6 +47,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         width = output.width
         height = output.height
         bytes = output.bytes
+        frames = output.frames
         thumbhash = output.thumbhash
         metrics = output.metrics
     }

@@ -52,7 +52,7 @@ extension ThumbnailCommand {
 
         /// The formats `--format` accepts and the file extension each gets.
         static let formats: [(name: String, format: ImageFormat, fileExtension: String)] = [
-            ("jpeg", .jpeg, "jpg"), ("png", .png, "png"), ("webp", .webp, "webp"),
+            ("jpeg", .jpeg, "jpg"), ("png", .png, "png"), ("webp", .webp, "webp"), ("gif", .gif, "gif"),
         ]
 
         static let options: [OptionSpec] =
@@ -62,7 +62,9 @@ extension ThumbnailCommand {
                     help: "Longest side of each thumbnail in pixels, 1-16384; smaller images "
                         + "are not upscaled. Several sizes (--size 64,320,1080) give one output per size "
                         + "from one load and, per format, one decode. Default: 360."),
-                .value("--format", "FORMAT", help: "Format of the thumbnail files: jpeg, png or webp. Default: jpeg."),
+                .value(
+                    "--format", "FORMAT",
+                    help: "Format of the thumbnail files: jpeg, png, webp or gif. Default: jpeg."),
                 .value(
                     "--quality", "Q", help: "Encoder quality for jpeg and webp, 1-100 (ignored for png). Default: 80."),
                 .value(
@@ -174,7 +176,8 @@ extension ThumbnailCommand {
         static var help: String {
             var lines = [
                 "USAGE: pinhole thumbnail INPUT... [--feed FEED] [--size PIXELS[,PIXELS...]]",
-                "                         [--format jpeg|png|webp] [--quality Q] [--out DIR] [--jobs N]",
+                "                         [--format jpeg|png|webp|gif] [--animated] [--quality Q] [--out DIR]",
+                "                         [--jobs N]",
                 "                         [--contact-sheet FILE]",
                 "                         [--cache-dir DIR] [--json] [--untrusted [--allowed-root DIR]]",
                 "                         [--width W --height H [--fit | --fill [--crop centre|attention|entropy]]]",

@@ -14,6 +14,8 @@ extension ThumbnailCommand.Configuration {
         var headers: [String: String] = [:]
         /// `--offline`: answer from the disk cache only.
         var offline = false
+        /// `--animated`: an animated source (GIF, animated WebP) gives an animated thumbnail.
+        var animated = false
 
         /// The thumbnail box: ``box``, or a `size` × `size` square (`size` in pixels, `--scale` already applied).
         func thumbnail(size: Int) -> ThumbnailOptions {
@@ -22,9 +24,9 @@ extension ThumbnailCommand.Configuration {
 
         /// The request for `url`: its thumbnail, headers and offline option.
         func request(for url: URL, size: Int) -> ImageRequest {
-            ImageRequest(
-                url: url, thumbnail: thumbnail(size: size), options: offline ? [.returnCacheDataDontLoad] : [],
-                headers: headers)
+            var options: ImageRequest.Options = offline ? [.returnCacheDataDontLoad] : []
+            if animated { options.insert(.animated) }
+            return ImageRequest(url: url, thumbnail: thumbnail(size: size), options: options, headers: headers)
         }
 
         /// What output names carry after the size: `""` for a square fit box (`a.360.jpg`), else the box and the
@@ -68,6 +70,12 @@ extension ThumbnailCommand.Configuration {
             help: "An HTTP header sent with every URL (repeatable), e.g. "
                 + "'Authorization: Bearer T'. Authorization and Cookie values join the cache key, hashed."),
         .flag(
+            "--animated",
+            help: "Keep animation: a GIF or animated WebP gives an animated thumbnail (needs --format webp or gif), "
+                + "every frame shrunk on load and laid out as the still would be, durations and loop count kept, "
+                + "within the frame and pixel limits; a still image gives a still. The JSON lists each output's "
+                + "frames. One --size only."),
+        .flag(
             "--offline",
             help: "Load nothing: answer from the --cache-dir disk cache only (stale entries "
                 + "included); an input it does not hold fails with kind not_cached."),
@@ -77,7 +85,8 @@ extension ThumbnailCommand.Configuration {
     /// (`--size` times `--scale` when no box was given).
     ///
     /// - Throws: ``UsageError`` for a bad number, `--fill` without both sides, `--crop` without `--fill`,
-    ///   `--fit` with `--fill`, `--size` with `--width`/`--height`, or a header that is not `Name: value`.
+    ///   `--fit` with `--fill`, `--size` with `--width`/`--height`, a header that is not `Name: value`, or
+    ///   `--animated` with a format that cannot animate.
     mutating func parseRequestOptions(_ parsed: ParsedArguments) throws(UsageError) {
         var flags = RequestFlags()
         if let text = parsed.string("--scale") {
@@ -123,6 +132,10 @@ extension ThumbnailCommand.Configuration {
                 !value.contains(where: \.isNewline)
             else { throw UsageError("--header needs 'Name: value', not '\(header)'") }
             flags.headers[name] = value
+        }
+        flags.animated = parsed.has("--animated")
+        if flags.animated && format != .webp && format != .gif {
+            throw UsageError("--animated needs --format webp or gif (\(format.name) cannot animate)")
         }
         flags.offline = parsed.has("--offline")
         if flags.offline && cacheDirectory == nil { throw UsageError("--offline needs --cache-dir") }

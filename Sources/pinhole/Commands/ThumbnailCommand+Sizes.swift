@@ -33,6 +33,7 @@ extension ThumbnailCommand.Configuration {
     /// - Throws: ``UsageError`` for several sizes with `--width`/`--height` or `--contact-sheet`.
     func checkSeveralSizes() throws(UsageError) {
         guard !extraSizes.isEmpty else { return }
+        if request.animated { throw UsageError("several --size values cannot be combined with --animated") }
         if request.box != nil {
             throw UsageError("several --size values cannot be combined with --width and --height (one box)")
         }

@@ -173,13 +173,13 @@ struct ThumbnailCommand: Sendable {
             }
             try Task.checkCancellation()
             let encoding = EncodingOptions(format: configuration.format, quality: configuration.quality)
-            let encoded = try await codecs.encoder.encode(decoded.image, options: encoding)
+            let (encoded, frames) = try await encode(decoded, options: encoding)
             try await ioPool.run { try FileAccess.write(encoded, to: output) }
             let reportsHash = configuration.json || configuration.jsonLines
             let hash = reportsHash ? try await codecs.makeThumbHash?(decoded.image) : nil
             let written = ThumbnailReport.Output(
                 input: input.path, output: output, width: decoded.image.width,
-                height: decoded.image.height, bytes: encoded.count, thumbhash: hash?.base64,
+                height: decoded.image.height, bytes: encoded.count, frames: frames, thumbhash: hash?.base64,
                 metrics: decoded.metrics.map(ThumbnailReport.TaskMetrics.init))
             return .written(written, image: configuration.contactSheet == nil ? nil : decoded.image)
         } catch {

@@ -14,6 +14,8 @@ struct ThumbnailReport: Codable, Sendable, Equatable {
         var height: Int
         /// Size of the thumbnail file in bytes.
         var bytes: Int
+        /// Frames in the thumbnail file, with `--animated` (1 for a still).
+        var frames: Int? = nil
         /// The thumbnail's ThumbHash in base64 (https://evanw.github.io/thumbhash/), with `--json` and `--jsonl`.
         var thumbhash: String? = nil
         /// Where the input's time went, with `--jsonl`.

@@ -1,0 +1,43 @@
+public import Foundation
+
+/// An encoder that can also write animations (GIF, animated WebP): the frames of an ``AnimatedImage`` with their
+/// durations and loop count, as `pinhole thumbnail --animated` and `pinhole serve` write them.
+///
+/// Implementations (``PinholeVips/VipsEncoder`` on Linux) run blocking work on their own threads, never on Swift's
+/// cooperative pool, and check cancellation before and after it.
+public protocol AnimatedImageEncoding: ImageEncoding {
+    /// Encodes `frames` (2 or more, all one size and pixel format, 8-bit sRGB) as one animation in
+    /// `options.format`, frame i shown for `durations[i]` (rounded to what the format stores: 10 ms for GIF,
+    /// 1 ms for WebP), played `loopCount` times (0: forever). Safe from any isolation.
+    ///
+    /// - Throws: ``PinholeError/Code/unsupportedFormat`` for a format that cannot animate,
+    ///   ``PinholeError/Code/invalidRequest`` for frames of different sizes or formats, fewer than 2 frames or
+    ///   durations that do not match them, ``PinholeError/Code/encodingFailed``, `CancellationError`.
+    func encodeAnimation(
+        _ frames: [PixelImage], durations: [Duration], loopCount: Int, options: EncodingOptions
+    ) async throws -> Data
+}
+
+extension AnimatedImage {
+    /// Every frame that can be shown (``frameCount``, fewer once the data was found to end early), in order:
+    /// decoded run after run under the pipeline's CPU limit (frames the budget holds are taken from it). The
+    /// caller holds them all: for writing the animation out, not for playing it.
+    ///
+    /// - Throws: the ``frame(at:priority:)`` errors.
+    public func allFrames(priority: ImageRequest.Priority? = nil) async throws -> [PixelImage] {
+        var frames: [PixelImage] = []
+        var index = 0
+        while index < frameCount {
+            do {
+                frames.append(try await frame(at: index, priority: priority))
+            } catch let error as PinholeError where error.code == .truncated && index >= frameCount {
+                break  // the data ends before this frame: the whole ones are all there is
+            }
+            index += 1
+        }
+        return frames
+    }
+
+    /// How long each of the frames ``allFrames(priority:)`` gives shows.
+    public var shownFrameDurations: [Duration] { Array(info.frameDurations.prefix(frameCount)) }
+}
