@@ -19,13 +19,31 @@ public protocol AnimatedImageEncoding: ImageEncoding {
 }
 
 extension AnimatedImage {
+    /// The most pixels ``allFrames(priority:maxPixelCount:)`` holds by default, all frames together: 40 M
+    /// (160 MB of RGBA), about 300 frames of 360 × 360. As imgproxy sums its frames' resolutions against its
+    /// source limit: a small animation that declares 1,000 large frames is a bomb for a writer that holds them all.
+    public static let defaultMaxAllFramesPixelCount = 40_000_000
+
     /// Every frame that can be shown (``frameCount``, fewer once the data was found to end early), in order:
     /// decoded run after run under the pipeline's CPU limit (frames the budget holds are taken from it). The
     /// caller holds them all: for writing the animation out, not for playing it.
     ///
-    /// - Throws: the ``frame(at:priority:)`` errors.
-    public func allFrames(priority: ImageRequest.Priority? = nil) async throws -> [PixelImage] {
+    /// - Parameter maxPixelCount: the most pixels all frames may hold together (``frameCount`` × ``frameSize``),
+    ///   checked before any frame is decoded.
+    /// - Throws: ``PinholeError/Code/tooManyPixels`` past `maxPixelCount`, and the ``frame(at:priority:)`` errors.
+    public func allFrames(
+        priority: ImageRequest.Priority? = nil, maxPixelCount: Int = defaultMaxAllFramesPixelCount
+    ) async throws -> [PixelImage] {
+        let (perFrame, overflow) = frameSize.width.multipliedReportingOverflow(by: frameSize.height)
+        let (total, overflows) = perFrame.multipliedReportingOverflow(by: frameCount)
+        guard !overflow, !overflows, total <= maxPixelCount else {
+            throw PinholeError(
+                .tooManyPixels,
+                "\(frameCount) frames of \(frameSize.width)×\(frameSize.height) hold more than \(maxPixelCount) pixels "
+                    + "together; ask for a smaller size or a still")
+        }
         var frames: [PixelImage] = []
+        frames.reserveCapacity(frameCount)
         var index = 0
         while index < frameCount {
             do {
@@ -38,6 +56,6 @@ extension AnimatedImage {
         return frames
     }
 
-    /// How long each of the frames ``allFrames(priority:)`` gives shows.
+    /// How long each of the frames ``allFrames(priority:maxPixelCount:)`` gives shows.
     public var shownFrameDurations: [Duration] { Array(info.frameDurations.prefix(frameCount)) }
 }

@@ -3,8 +3,9 @@ import Pinhole
 
 extension ThumbnailCommand {
     /// The encoded thumbnail of `response`, and its frame count with `--animated` (`nil` without): the animation's
-    /// frames (``AnimatedImage/allFrames(priority:)``, decoded under the pipeline's CPU limit) with their durations
-    /// and loop count when the response is animated and the encoder can write animations, else the still.
+    /// frames (``AnimatedImage/allFrames(priority:maxPixelCount:)``: under the CPU limit, 40 M pixels at most)
+    /// with their durations and loop count when the response is animated and the encoder can write animations,
+    /// else the still.
     ///
     /// - Throws: the encoder's and the frame decodes' errors (an animation that ends early keeps its whole
     ///   frames; one with fewer than 2 is written as a still).
