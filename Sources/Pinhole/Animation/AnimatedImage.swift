@@ -20,8 +20,10 @@ public final class AnimatedImage: Sendable, Hashable {
     let options: DecodingOptions
     /// The priority of frame decodes asked with ``frame(at:)``.
     let priority: ImageRequest.Priority
-    /// Frames decoded at once (a run of them costs a sequential codec about what one does).
+    /// Frames of the first run decoded at once, and of the longest
+    /// (``AnimationFrameSource/run(containing:frameCount:first:longest:)``).
     let framesPerDecode: Int
+    let framesPerRun: Int
     let source: AnimationFrameSource
     /// Called once when a decode finds that the data ends early (the pipeline drops the animation from its memory
     /// cache).
@@ -47,6 +49,7 @@ public final class AnimatedImage: Sendable, Hashable {
         self.onTruncation = onTruncation
         let frameCost = max(1, frameSize.width * frameSize.height * pixelFormat.bytesPerPixel)
         self.framesPerDecode = AnimationFrameSource.framesPerDecode(frameCost: frameCost, budget: source.budget.limit)
+        self.framesPerRun = AnimationFrameSource.framesPerRun(frameCost: frameCost, budget: source.budget.limit)
         self.frameStarts = Self.starts(of: info)
     }
 
@@ -64,8 +67,9 @@ public final class AnimatedImage: Sendable, Hashable {
     public var encodedByteCount: Int { data.count }
 
     /// Frame `index` (0-based, below ``frameCount``), from the frame budget, or decoded under the pipeline's CPU
-    /// limit with the frames around it (``framesPerDecode`` at once), at `priority` (the request's by default).
-    /// Concurrent asks for one frame share one decode; cancelling the calling task stops it when nobody else waits.
+    /// limit with the frames of its run (8 at first, longer later in the play), at `priority` (the request's by
+    /// default). Concurrent asks for one frame share one decode; cancelling the calling task stops it when nobody
+    /// else waits.
     ///
     /// - Throws: ``PinholeError/Code/invalidRequest`` for an index out of range, ``PinholeError/Code/truncated``
     ///   when the data ends before the frame, the decoder's errors, or `CancellationError`.

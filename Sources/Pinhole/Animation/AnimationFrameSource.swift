@@ -6,10 +6,13 @@ import PinholeShared
 ///
 /// Holds no pipeline (animations in the memory cache hold this, and the pipeline holds the memory cache).
 final class AnimationFrameSource: Sendable {
-    /// The most frames one decode asks for. A sequential codec (GIF, WebP) pays for every frame before frame i to
-    /// reach it, so a run of frames decoded at once costs about what one does; 8 keeps a decode short enough to be
-    /// stopped quickly and a run small beside the budget.
+    /// The frames of an animation's first run. A sequential codec (GIF, WebP) pays for every frame before frame i
+    /// to reach it, so runs double in length after this (8, 16, 32, …: ``run(containing:frameCount:first:longest:)``)
+    /// and a whole play costs about two plays' decoding instead of one per run; the first stays short so a row's
+    /// second frame comes soon.
     static let maxFramesPerDecode = 8
+    /// The longest run, however large the budget: a decode stays short enough to be stopped quickly.
+    static let maxFramesPerRun = 64
     /// The share of the budget one run may take: a quarter, so several animations' runs fit at once.
     static let runBudgetShare = 4
 
@@ -38,6 +41,25 @@ final class AnimationFrameSource: Sendable {
         max(1, min(maxFramesPerDecode, budget / runBudgetShare / max(1, frameCost)))
     }
 
+    /// The most frames of `frameCost` bytes one run may hold: ``maxFramesPerRun``, and no more than a
+    /// ``runBudgetShare``th of the budget (at least ``framesPerDecode(frameCost:budget:)``).
+    static func framesPerRun(frameCost: Int, budget: Int) -> Int {
+        max(
+            framesPerDecode(frameCost: frameCost, budget: budget),
+            min(maxFramesPerRun, budget / runBudgetShare / max(1, frameCost)))
+    }
+
+    /// The run of frames decoded together that holds frame `index`: runs of `first` frames, then each twice the
+    /// one before, up to `longest` frames, over `0..<frameCount`. O(log(longest / first) + index / longest).
+    static func run(containing index: Int, frameCount: Int, first: Int, longest: Int) -> Range<Int> {
+        var (start, length) = (0, max(1, first))
+        while index >= start + length {
+            start += length
+            length = min(max(1, longest), length * 2)
+        }
+        return start..<min(start + length, max(frameCount, start + 1))
+    }
+
     /// The frame if the budget holds it (counted as reused).
     func cachedFrame(_ index: Int, of animation: AnimatedImage) -> PixelImage? {
         guard let frame = budget.frame(.init(animation: ObjectIdentifier(animation), index: index)) else {
@@ -54,9 +76,10 @@ final class AnimationFrameSource: Sendable {
         }
         try Task.checkCancellation()
         if let hit = cachedFrame(index, of: animation) { return hit }
-        let size = animation.framesPerDecode
-        let start = index / size * size
-        let range = start..<min(start + size, animation.info.frameCount)
+        let range = Self.run(
+            containing: index, frameCount: animation.info.frameCount, first: animation.framesPerDecode,
+            longest: animation.framesPerRun)
+        let start = range.lowerBound
         let callerPriority: @Sendable () -> ImageRequest.Priority = { priority }
         let frames = try await runs.value(
             for: RunKey(animation: ObjectIdentifier(animation), start: start), subscriber: UniqueID.next(),
