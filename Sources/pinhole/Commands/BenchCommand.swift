@@ -34,6 +34,7 @@ enum BenchCommand {
                pinhole bench batch [CORPUS] [--inputs N] [--json]   (see 'pinhole bench batch --help')
                pinhole bench serve [--compare] [--json] [--duration SECONDS]   (see 'pinhole bench serve --help')
                pinhole bench sizes FILE... [--sizes 64,320,1080] [--runs N] [--json]
+               pinhole bench animation [CORPUS] [--seconds S] [--json]   (see 'pinhole bench animation --help')
 
         thumbnail  Thumbnails/s over the corpus DIR (default: $PINHOLE_CORPUS, else
                    ${XDG_CACHE_HOME:-~/.cache}/pinhole/corpus; build it with scripts/make-corpus.sh) at 360 px,
@@ -72,16 +73,18 @@ enum BenchCommand {
         case "batch": return try await batch(Array(arguments.dropFirst()))
         case "serve": return try await BenchServeCommand.run(Array(arguments.dropFirst()))
         case "sizes": return try await sizes(Array(arguments.dropFirst()))
+        case "animation": return try await animation(Array(arguments.dropFirst()))
         case "--help", "-h":
             print(help)
             return 0
         case let other?:
             throw UsageError(
-                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments, batch, serve "
-                    + "or sizes)")
+                "unknown benchmark '\(other)' (thumbnail, rss, pipeline, download, scroll, experiments, batch, serve, "
+                    + "sizes or animation)")
         case nil:
             throw UsageError(
-                "no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments, batch, serve or sizes)")
+                "no benchmark given (thumbnail, rss, pipeline, download, scroll, experiments, batch, serve, sizes or "
+                    + "animation)")
         }
     }
 
