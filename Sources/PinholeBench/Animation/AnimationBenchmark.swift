@@ -25,7 +25,8 @@ public struct AnimationBenchmark: Sendable {
         public var seconds = 10.0
         /// The rows' thumbnail size: the longest side, in pixels.
         public var size = 160
-        /// The pipeline's frame budget in bytes; `nil`: its default (``ImagePipeline/Configuration/animationFrameBudget``).
+        /// The pipeline's frame budget in bytes; `nil`: its default
+        /// (``ImagePipeline/Configuration/animationFrameBudget``).
         public var frameBudget: Int?
 
         public init(corpus: String) { self.corpus = corpus }

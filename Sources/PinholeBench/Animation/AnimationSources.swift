@@ -4,8 +4,9 @@ import PinholeShared
 import PinholeVips
 
 /// The animated sources `pinhole bench animation` plays: each a slow pan across one real photo of the corpus,
-/// made here with libvips (the photo shrunk to ``sourceSide`` pixels on its longest side, a window of two thirds of it moved
-/// from the top-left to the bottom-right corner over the frames), written as GIF and animated WebP in turn.
+/// made here with libvips (the photo shrunk to ``sourceSide`` pixels on its longest side, a window of two thirds
+/// of it moved from the top-left to the bottom-right corner over the frames), written as GIF and animated WebP
+/// in turn.
 struct AnimationSources: Sendable {
     /// One source: its name (the photo's and the format's) and its encoded bytes.
     struct Source: Sendable {

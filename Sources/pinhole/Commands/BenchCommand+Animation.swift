@@ -21,7 +21,8 @@ extension BenchCommand {
                     + " [--budget-mb MB] [--json]\n\n"
                     + "Pans across the corpus' photos made into GIF and WebP animations, played together in list rows"
                     + " at 60 Hz:\nframes shown, decoded and evicted, decode CPU, peak frame memory against the"
-                    + " budget, main-actor time a tick;\nand a player that decodes every frame up front, in the same run."
+                    + " budget, main-actor time a tick;\nand a player that decodes every frame up front, in the same"
+                    + " run."
             )
             return 0
         }
