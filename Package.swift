@@ -160,7 +160,7 @@ let package = Package(
             name: "PinholeCLITests",
             dependencies: [
                 "pinhole", "Pinhole", "PinholeBench", "PinholeTestServer", "PinholeTestSupport", "PinholeTestFakes",
-                "PinholeVips",
+                "PinholeVips", "PinholeCurl",
             ],
             swiftSettings: strictSettings
         ),

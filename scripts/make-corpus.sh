@@ -24,6 +24,8 @@
 # Derived files (WebP, PNG, baseline/progressive re-encodes, EXIF-rotated, CMYK) are made from those photos
 # with cwebp, ImageMagick, jpegtran and exiftool, and carry the licence of their source.
 #
+# Then scripts/make-animations.sh makes the demo feed's animated GIF/WebP items from them in OUTDIR/../animated.
+#
 # MANIFEST.tsv columns: file format width height megapixels bytes details licence source
 set -euo pipefail
 
@@ -51,7 +53,11 @@ corpus_is_complete() {
     done < <(tail -n +2 "$dir/MANIFEST.tsv")
 }
 
+# The demo feed's animated items, made from the corpus' photos next to it (their own stamp and fast path).
+make_animations() { "$ROOT/scripts/make-animations.sh" "$OUT" "$(dirname "$OUT")/animated"; }
+
 if [ "${PINHOLE_CORPUS_FORCE:-0}" != 1 ] && corpus_is_complete "$OUT"; then
+    make_animations
     exit 0
 fi
 
@@ -59,7 +65,11 @@ mkdir -p "$(dirname "$OUT")"
 exec 9>"$OUT.lock"
 flock 9
 # Another run may have finished the corpus while this one waited for the lock.
+# The demo feed's animated items, made from the corpus' photos next to it (their own stamp and fast path).
+make_animations() { "$ROOT/scripts/make-animations.sh" "$OUT" "$(dirname "$OUT")/animated"; }
+
 if [ "${PINHOLE_CORPUS_FORCE:-0}" != 1 ] && corpus_is_complete "$OUT"; then
+    make_animations
     exit 0
 fi
 
@@ -244,3 +254,4 @@ mv "$STAGE"/*.jpg "$STAGE"/*.png "$STAGE"/*.webp "$STAGE/MANIFEST.tsv" "$OUT/"
 mv "$STAGE/$STAMP" "$OUT/$STAMP"
 count=$(($(wc -l <"$OUT/MANIFEST.tsv") - 1))
 log "done: $count images in $OUT ($(du -sh "$OUT" | cut -f1)); manifest: $OUT/MANIFEST.tsv"
+make_animations

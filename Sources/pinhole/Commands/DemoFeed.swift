@@ -11,6 +11,8 @@ import PinholeTestServer
 ///   the first run, then read from ``defaultThumbHashCache(environment:)``).
 /// - `/img/N/FILE` serves corpus photo FILE (item N cycles over the photos, so every item has its own URL and
 ///   its own download and decode) after a latency between 80 and 250 ms that depends on N.
+/// - `/anim/N/FILE` serves an animated GIF or WebP of ``animationsDirectory(of:)`` the same way: items 3, 13, 23…
+///   are animations when that directory has any.
 ///
 /// Thread-safe. Call ``stop()`` when done (it joins the server's threads; do it off the main actor).
 final class DemoFeed: Sendable {
@@ -60,12 +62,16 @@ final class DemoFeed: Sendable {
         corpus: URL, itemCount: Int = 200, thumbHashCache: URL = defaultThumbHashCache()
     ) async throws -> DemoFeed {
         let directory = corpus.path
-        let (photos, manifest) = try await WorkerThreadPool.io.run { () throws -> ([String], [String: String]) in
+        let animationsDirectory = animationsDirectory(of: corpus).path
+        let (photos, manifest, animations) = try await WorkerThreadPool.io.run {
+            () throws -> ([String], [String: String], [String]) in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             let photos = names.filter { name in
                 ["jpg", "jpeg", "png", "webp"].contains((name as NSString).pathExtension.lowercased())
             }.sorted()
-            return (photos, Self.readManifest(directory + "/MANIFEST.tsv"))
+            return (
+                photos, Self.readManifest(directory + "/MANIFEST.tsv"), Self.listAnimations(in: animationsDirectory)
+            )
         }
         guard !photos.isEmpty else {
             throw Error(
@@ -75,14 +81,21 @@ final class DemoFeed: Sendable {
         let server = try PinholeTestServer()
         let demo = DemoFeed(server: server, itemCount: max(1, itemCount))
         let hashes = await cachedThumbHashes(of: photos, in: directory, cache: thumbHashCache)
-        let feed = demo.feedDocument(photos: photos, manifest: manifest, hashes: hashes)
+        let feed = demo.feedDocument(photos: photos, animations: animations, manifest: manifest, hashes: hashes)
         server.route(
             "/feed.json",
             Route(headers: ["content-type": "application/feed+json"], body: feed, latency: .milliseconds(150)))
         server.setHandler { request in
             let parts = request.path.split(separator: "/")
-            guard parts.count == 3, parts[0] == "img", let index = Int(parts[1]) else { return nil }
+            guard parts.count == 3, let index = Int(parts[1]) else { return nil }
             let file = String(parts[2])
+            if parts[0] == "anim" {
+                guard animations.contains(file),
+                    let data = FileManager.default.contents(atPath: animationsDirectory + "/" + file)
+                else { return nil }
+                return .image(data, contentType: animationContentType(of: file), latency: latency(ofItem: index))
+            }
+            guard parts[0] == "img" else { return nil }
             guard photos.contains(file), let data = FileManager.default.contents(atPath: directory + "/" + file)
             else { return nil }
             let type = (file as NSString).pathExtension.lowercased()
@@ -97,7 +110,9 @@ final class DemoFeed: Sendable {
         server.stop()
     }
 
-    private func feedDocument(photos: [String], manifest: [String: String], hashes: [String: String]) -> Data {
+    private func feedDocument(
+        photos: [String], animations: [String], manifest: [String: String], hashes: [String: String]
+    ) -> Data {
         let formatter = Date.ISO8601FormatStyle()
         let newest = Date(timeIntervalSince1970: 1_780_000_000)
         let items: [[String: Any]] = (0..<itemCount).map { index in
@@ -108,6 +123,11 @@ final class DemoFeed: Sendable {
                 "image": server.url("/img/\(index + 1)/\(file)").absoluteString,
                 "date_published": newest.addingTimeInterval(-Double(index) * 61_000).formatted(formatter),
             ]
+            if let animation = Self.animation(ofItem: index, in: animations) {
+                item["title"] = "\(Self.animationTitle(of: animation)) #\(index + 1)"
+                item["image"] = server.url("/anim/\(index + 1)/\(animation)").absoluteString
+                return item
+            }
             if let summary = manifest[file] { item["summary"] = summary }
             if let hash = hashes[file] { item["_pinhole"] = ["thumbhash": hash] }
             return item
