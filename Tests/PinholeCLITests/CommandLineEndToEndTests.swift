@@ -11,7 +11,7 @@ struct CommandLineEndToEndTests {
         (["thumbnail", "--size", "abc", "x.jpg"], "--size needs a whole number, not 'abc'"),
         (["thumbnail", "x.jpg", "--size"], "missing value"),
         (["thumbnail"], "no inputs"),
-        (["thumbnail", "x.jpg", "--format", "gif"], "--format must be one of jpeg, png, webp"),
+        (["thumbnail", "x.jpg", "--format", "bmp"], "--format must be one of jpeg, png, webp, gif"),
         (["frobnicate"], "unknown command 'frobnicate'"),
         ([], "no command given"),
     ])
