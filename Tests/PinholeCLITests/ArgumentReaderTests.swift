@@ -55,6 +55,8 @@ struct ArgumentReaderTests {
         (["--siz=3"], "unknown option '--siz'"),
         (["a", "--size"], "--size PIXELS: missing value"),
         (["--size="], "--size needs a value"),
+        (["--out", ""], "--out needs a value, not ''"),
+        (["a", "--size", "", "b"], "--size needs a value, not ''"),
         (["--json=yes"], "--json takes no value"),
     ])
     func rejectsMalformedLinesWithAMessageNamingTheToken(tokens: [String], message: String) {

@@ -46,6 +46,7 @@ struct ThumbnailConfigurationTests {
         (["a", "--size", "0"], "--size must be between 1 and 16384, not 0"),
         (["a", "--quality", "101"], "--quality must be between 1 and 100, not 101"),
         (["a", "--jobs", "0"], "--jobs must be between 1 and 256, not 0"),
+        (["a", "--out", ""], "--out needs a value, not ''"),
         (["a", "--format", "bmp"], "--format must be one of jpeg, png, webp, gif, not 'bmp'"),
         (
             ["a", "--contact-sheet", "sheet.gif"],

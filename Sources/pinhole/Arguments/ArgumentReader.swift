@@ -4,8 +4,9 @@
 /// and `--`, after which every token is positional. A lone `-` is positional. A value may itself start with
 /// a dash when written as `--name=-1` or as the token after `--name`.
 ///
-/// Errors (all ``UsageError``): an unknown option, an option that needs a value at the end of the line or
-/// with an empty `=`, and a value given to a flag (`--json=yes`).
+/// Errors (all ``UsageError``): an unknown option, an option that needs a value at the end of the line, an empty
+/// value (`--out=` or `--out ""`: no option takes one, and an empty path would name `/` or the current
+/// directory), and a value given to a flag (`--json=yes`).
 struct ArgumentReader: Sendable {
     /// The options the command accepts.
     let options: [OptionSpec]
@@ -42,6 +43,7 @@ struct ArgumentReader: Sendable {
                 result.allValues[spec.name, default: []].append(inlineValue)
             } else {
                 guard index < tokens.endIndex else { throw UsageError("\(spec.synopsis): missing value") }
+                guard !tokens[index].isEmpty else { throw UsageError("\(spec.name) needs a value, not ''") }
                 result.values[spec.name] = tokens[index]
                 result.allValues[spec.name, default: []].append(tokens[index])
                 index += 1
