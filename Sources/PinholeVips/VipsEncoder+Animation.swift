@@ -58,17 +58,26 @@ extension VipsEncoder: AnimatedImageEncoding {
                 width: first.width, height: first.height * frames.count, pixelFormat: first.pixelFormat,
                 bytesPerRow: rowBytes, pixels: stacked),
             failure: failure)
-        let delays = durations.map { Int32(min(3_600_000, max(0, ($0 / .milliseconds(1)).rounded()))) }
+        let delays = durations.map { Int32(Self.storedDelay($0, format: options.format)) }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         let status = delays.withUnsafeBufferPointer { delays in
             CPinholeVips_animation_save(
                 stack.pointer, Int32(first.height), delays.baseAddress, Int32(delays.count),
-                Int32(clamping: max(0, loopCount)), options.format == .webp ? 1 : 0, Int32(options.quality), &buffer,
+                Int32(min(65535, max(0, loopCount))), options.format == .webp ? 1 : 0, Int32(options.quality), &buffer,
                 &length)
         }
         defer { CPinholeVips_free(buffer) }
         guard status == 0, let buffer else { throw failure(Vips.takeErrorMessage()) }
         return Data(bytes: buffer, count: length)
+    }
+
+    /// The delay written for a frame shown for `duration`, in milliseconds, within what `format` stores: GIF keeps
+    /// centiseconds in 16 bits (at most 655,350 ms), and players show 0 and 10 ms as 100 ms, so GIF delays are at
+    /// least 20 ms; WebP keeps up to 2^24 − 1 ms, here an hour at most. Longer durations are clamped, never wrapped.
+    static func storedDelay(_ duration: Duration, format: ImageFormat) -> Int {
+        let milliseconds = Int(min(3_600_000, max(0, (duration / .milliseconds(1)).rounded())))
+        guard format == .gif else { return milliseconds }
+        return min(655_350, max(20, milliseconds))
     }
 }

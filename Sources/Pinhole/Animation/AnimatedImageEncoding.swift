@@ -8,7 +8,9 @@ public import Foundation
 public protocol AnimatedImageEncoding: ImageEncoding {
     /// Encodes `frames` (2 or more, all one size and pixel format, 8-bit sRGB) as one animation in
     /// `options.format`, frame i shown for `durations[i]` (rounded to what the format stores: 10 ms for GIF,
-    /// 1 ms for WebP), played `loopCount` times (0: forever). Safe from any isolation.
+    /// 1 ms for WebP; clamped, never wrapped, to what it can hold), played `loopCount` times (0: forever; at most
+    /// 65,535). An encoder may merge consecutive identical frames (libwebp does), keeping their total duration.
+    /// Safe from any isolation.
     ///
     /// - Throws: ``PinholeError/Code/unsupportedFormat`` for a format that cannot animate,
     ///   ``PinholeError/Code/invalidRequest`` for frames of different sizes or formats, fewer than 2 frames or

@@ -7,6 +7,8 @@ extension ThumbnailCommand {
     /// with their durations and loop count when the response is animated and the encoder can write animations,
     /// else the still.
     ///
+    /// The count is of the frames the written file holds (an encoder may merge identical neighbours).
+    ///
     /// - Throws: the encoder's and the frame decodes' errors (an animation that ends early keeps its whole
     ///   frames; one with fewer than 2 is written as a still).
     func encode(_ response: ImageResponse, options: EncodingOptions) async throws -> (Data, Int?) {
@@ -16,13 +18,25 @@ extension ThumbnailCommand {
         guard let animation = response.animation, let encoder = codecs.encoder as? any AnimatedImageEncoding else {
             return (try await codecs.encoder.encode(response.image, options: options), 1)
         }
-        let frames = try await animation.allFrames()
-        try Task.checkCancellation()
-        guard frames.count >= 2 else {
+        let (width, height) = (animation.frameSize.width, animation.frameSize.height)
+        let pixels = animation.frameCount.multipliedReportingOverflow(by: width * height)
+        // Frames held by every job together stay within one animation's limit (not --jobs animations' worth).
+        let reserved = pixels.overflow ? Int.max : pixels.partialValue
+        let encoded = try await animationWrites.withReservation(pixels: reserved) { () async throws -> (Data, Int)? in
+            let frames = try await animation.allFrames()
+            try Task.checkCancellation()
+            guard frames.count >= 2 else { return nil }
+            let data = try await encoder.encodeAnimation(
+                frames, durations: animation.shownFrameDurations, loopCount: animation.info.loopCount,
+                options: options)
+            return (data, frames.count)
+        }
+        guard let (data, frameCount) = encoded else {
             return (try await codecs.encoder.encode(response.image, options: options), 1)
         }
-        let data = try await encoder.encodeAnimation(
-            frames, durations: animation.shownFrameDurations, loopCount: animation.info.loopCount, options: options)
-        return (data, frames.count)
+        // The frames the file holds: libwebp merges identical neighbours (a still when all are alike).
+        guard let reader = codecs.decoder as? any AnimatedImageDecoding else { return (data, frameCount) }
+        let written = try await reader.animationInfo(data, options: DecodingOptions())
+        return (data, written?.frameCount ?? 1)
     }
 }

@@ -68,3 +68,23 @@ struct AnimatedEncodingTests {
         }
     }
 }
+
+extension AnimatedEncodingTests {
+    @Test(arguments: [ImageFormat.gif, .webp])
+    func durationsAndLoopCountsPastWhatTheFormatHoldsAreClampedNotWrapped(format: ImageFormat) async throws {
+        // Given four frames shown 15 ms, 655.36 s, 700 s and 1 s, played 65,536 times
+        let frames = Array(try await Self.sixtyFrames().prefix(4))
+        let durations: [Duration] = [.milliseconds(15), .milliseconds(655_360), .seconds(700), .seconds(1)]
+        // When they are written
+        let data = try await VipsEncoder().encodeAnimation(
+            frames, durations: durations, loopCount: 65_536, options: EncodingOptions(format: format))
+        let info = try #require(try await VipsDecoder().animationInfo(data, options: DecodingOptions()))
+        // Then GIF keeps 20 ms (players show 10 ms as 100) and its 655.35 s at most; WebP keeps them all
+        let expected: [Duration] =
+            format == .gif
+            ? [.milliseconds(20), .milliseconds(655_350), .milliseconds(655_350), .seconds(1)] : durations
+        #expect(info.frameDurations == expected)
+        // And the loop count is the most the format holds, not 0 (forever)
+        #expect(info.loopCount == 65_535)
+    }
+}
