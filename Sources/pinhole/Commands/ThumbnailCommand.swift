@@ -31,6 +31,8 @@ struct ThumbnailCommand: Sendable {
     let configuration: Configuration
     let codecs: Codecs
     let ioPool: WorkerThreadPool
+    /// `--animated`: the frames all jobs hold at once while writing animations (one budget a run).
+    let animationWrites = AnimationWriteBudget()
 
     init(configuration: Configuration, codecs: Codecs, ioPool: WorkerThreadPool = .io) {
         self.configuration = configuration
