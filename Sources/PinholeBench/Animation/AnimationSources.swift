@@ -22,7 +22,7 @@ struct AnimationSources: Sendable {
     /// The longest side the photo is shrunk to before the window pans across it, in pixels.
     var sourceSide = 480
 
-    /// The corpus' JPEGs, sorted by name, the first `count` of them; throws when there are fewer.
+    /// The corpus' JPEGs, sorted by name, the first `count` of them; throws when there are fewer. Blocking.
     func photos() throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []
         let photos = names.filter { $0.hasSuffix(".jpg") && !$0.contains("cmyk") }.sorted().prefix(count)
@@ -39,7 +39,8 @@ struct AnimationSources: Sendable {
         let decoder = VipsDecoder()
         let encoder = VipsEncoder()
         var sources: [Source] = []
-        for (index, path) in try photos().enumerated() {
+        let paths = try await WorkerThreadPool.io.run { try photos() }  // a directory listing: blocking
+        for (index, path) in paths.enumerated() {
             let data = try await WorkerThreadPool.io.run { try Data(contentsOf: URL(fileURLWithPath: path)) }
             let options = DecodingOptions(thumbnail: ThumbnailOptions(maxPixelSize: sourceSide))
             let photo = try await decoder.decode(data, options: options).image
