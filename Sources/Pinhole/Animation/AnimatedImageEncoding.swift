@@ -26,13 +26,16 @@ extension AnimatedImage {
     /// source limit: a small animation that declares 1,000 large frames is a bomb for a writer that holds them all.
     public static let defaultMaxAllFramesPixelCount = 40_000_000
 
-    /// Every frame that can be shown (``frameCount``, fewer once the data was found to end early), in order:
-    /// decoded run after run under the pipeline's CPU limit (frames the budget holds are taken from it). The
-    /// caller holds them all: for writing the animation out, not for playing it.
+    /// Every frame that can be shown, in order: decoded in one sequential pass under the pipeline's CPU limit and
+    /// within the decoder's one time limit (``PinholeVips/VipsDecoder/decodeTimeLimit``, 10 s of CPU by default,
+    /// for the whole animation), outside the frame budget. The caller holds them all: for writing the animation
+    /// out, not for playing it. Data that ends early gives its whole frames (``frameCount`` and ``isComplete``
+    /// say so afterwards).
     ///
     /// - Parameter maxPixelCount: the most pixels all frames may hold together (``frameCount`` × ``frameSize``),
     ///   checked before any frame is decoded.
-    /// - Throws: ``PinholeError/Code/tooManyPixels`` past `maxPixelCount`, and the ``frame(at:priority:)`` errors.
+    /// - Throws: ``PinholeError/Code/tooManyPixels`` past `maxPixelCount`, ``PinholeError/Code/decodingTimedOut``
+    ///   past the time limit, the decoder's errors, `CancellationError`.
     public func allFrames(
         priority: ImageRequest.Priority? = nil, maxPixelCount: Int = defaultMaxAllFramesPixelCount
     ) async throws -> [PixelImage] {
@@ -44,18 +47,7 @@ extension AnimatedImage {
                 "\(frameCount) frames of \(frameSize.width)×\(frameSize.height) hold more than \(maxPixelCount) pixels "
                     + "together; ask for a smaller size or a still")
         }
-        var frames: [PixelImage] = []
-        frames.reserveCapacity(frameCount)
-        var index = 0
-        while index < frameCount {
-            do {
-                frames.append(try await frame(at: index, priority: priority))
-            } catch let error as PinholeError where error.code == .truncated && index >= frameCount {
-                break  // the data ends before this frame: the whole ones are all there is
-            }
-            index += 1
-        }
-        return frames
+        return try await source.allFrames(of: self, priority: priority ?? self.priority)
     }
 
     /// How long each of the frames ``allFrames(priority:maxPixelCount:)`` gives shows.

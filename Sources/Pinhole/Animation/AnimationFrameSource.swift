@@ -93,6 +93,26 @@ final class AnimationFrameSource: Sendable {
         return frames[offset]
     }
 
+    /// Every whole frame of `animation`, in one decode under the CPU limit at `priority`: one sequential pass
+    /// (a GIF or WebP decoder reaches frame i through every frame before it, so runs would decode the start again
+    /// and again), within the decoder's one time limit. The frames bypass the budget: the caller holds them all.
+    /// A decode that finds the data ending early records the whole frames (``AnimatedImage/isComplete``).
+    func allFrames(of animation: AnimatedImage, priority: ImageRequest.Priority) async throws -> [PixelImage] {
+        try Task.checkCancellation()
+        let callerPriority: @Sendable () -> ImageRequest.Priority = { priority }
+        let range = 0..<animation.info.frameCount
+        let decoded = try await processingQueue.run(token: UniqueID.next(), priority: callerPriority) {
+            try Task.checkCancellation()
+            return try await decoder.decodeFrames(animation.data, range: range, options: animation.options)
+        }
+        try Task.checkCancellation()
+        recorder.record { $0.framesDecoded += decoded.frames.count }
+        if decoded.endsEarly || decoded.frames.count < range.count {
+            animation.foundTruncated(wholeFrames: decoded.frames.count)
+        }
+        return Array(decoded.frames.prefix(range.count))
+    }
+
     /// Decodes `range` under the CPU limit at the job's priority, and puts the frames in the budget.
     private func decodeRun(
         _ range: Range<Int>, of animation: AnimatedImage, context: JobContext

@@ -22,6 +22,22 @@ import Testing
         #expect(animation.shownFrameDurations.count == 30)
     }
 
+    @Test func allFramesDecodesTheWholeAnimationInOnePass() async throws {
+        // Given a 200-frame animation (runs of 8, 16, 32 and 64 frames when played)
+        let decoder = FakeAnimationDecoder()
+        let pipeline = ImagePipeline(configuration: .init(decoder: decoder))
+        let response = try await pipeline.image(for: AnimatedImageBudgetTests.request(frames: 200, tag: 0))
+        let animation = try #require(response.animation)
+        let asked = decoder.rangesAsked.count
+        // When all its frames are asked for
+        let frames = try await animation.allFrames()
+        // Then the decoder was asked once, for every frame (one sequential pass under one time limit, not a run
+        // after run that each decodes the frames before it again), and frame i is the source's frame i
+        #expect(decoder.rangesAsked.dropFirst(asked) == [0..<200])
+        #expect(frames.count == 200)
+        #expect(frames[199].pixels.allSatisfy { $0 == FakeAnimationDecoder.value(tag: 0, frame: 199) })
+    }
+
     @Test func allFramesPastThePixelLimitIsRefusedBeforeAnyFrameIsDecoded() async throws {
         // Given a 30-frame animation of 4×4 frames (480 pixels together)
         let decoder = FakeAnimationDecoder()

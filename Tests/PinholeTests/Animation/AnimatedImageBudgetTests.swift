@@ -8,9 +8,12 @@ import Testing
 /// (distinct per source tag T and per frame); any other bytes are a still of value 0. Counts frame decodes.
 final class FakeAnimationDecoder: AnimatedImageDecoding {
     private let decoded = Mutex(0)
+    private let asked = Mutex<[Range<Int>]>([])
 
     /// Frames decoded so far (by ``decodeFrames(_:range:options:)``).
     var framesDecoded: Int { decoded.withLock { $0 } }
+    /// The ranges ``decodeFrames(_:range:options:)`` was asked for, in order.
+    var rangesAsked: [Range<Int>] { asked.withLock { $0 } }
 
     static func data(frames: Int, tag: Int) -> Data { Data("GIF89aanim:\(frames):\(tag)".utf8) }
 
@@ -45,6 +48,7 @@ final class FakeAnimationDecoder: AnimatedImageDecoding {
         guard let (frames, tag) = Self.parse(data) else { return DecodedFrames(frames: []) }
         let indices = range.clamped(to: 0..<frames)
         decoded.withLock { $0 += indices.count }
+        asked.withLock { $0.append(range) }
         return DecodedFrames(frames: indices.map { Self.frame(Self.value(tag: tag, frame: $0)) })
     }
 }
