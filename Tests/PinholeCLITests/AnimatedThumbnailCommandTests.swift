@@ -91,4 +91,24 @@ struct AnimatedThumbnailCommandTests {
         #expect(result.stderr.contains("--animated"))
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/out"))
     }
+
+    @Test func aGIFCutShortIsWrittenWithItsWholeFrames() async throws {
+        // Given the 4-frame disposal GIF cut in frame 2 (3 frames declared, 2 whole)
+        let directory = try TemporaryDirectory(prefix: "pinhole-animated-cut")
+        defer { directory.remove() }
+        try directory.write(await readData(atPath: Self.animation("truncated.gif").path), to: "truncated.gif")
+        // When it is thumbnailed with --animated
+        let result = try await PinholeBinary.run(
+            ["thumbnail", "truncated.gif", "--size", "8", "--animated", "--format", "gif", "--out", "out", "--json"],
+            in: directory.path)
+        // Then it succeeds with the 2 whole frames, the second one green at (1, 1) as in the whole file
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try #require(try Report(result.stdout).outputs.first)
+        #expect(output.frames == 2)
+        let written = try await readData(atPath: directory.file(output.output))
+        let frames = try await VipsDecoder().decodeFrames(written, range: 0..<2, options: DecodingOptions())
+        try #require(frames.frames.count == 2)
+        let pixel = frames.frames[1].pixel(x: 1, y: 1)
+        #expect([pixel.r, pixel.g, pixel.b] == [0, 255, 0])
+    }
 }

@@ -41,6 +41,30 @@ extension ImagePipeline {
         return animation
     }
 
+    /// The first frame and the animation of `data`, which a still decode found cut short, for an
+    /// ``ImageRequest/Options/animated`` request: the whole frames play (``AnimatedImage/isComplete`` is `false`,
+    /// so neither the image nor the bytes are cached), when there are 2 or more of them; `nil` otherwise (the
+    /// caller throws the truncation). The first frame is decoded again allowing the missing end; it is whole when a
+    /// second frame is.
+    ///
+    /// - Throws: the decoder's errors, `CancellationError`.
+    func truncatedAnimation(
+        _ data: Data, for request: ImageRequest, key: ImageJobKey, context: JobContext
+    ) async throws -> DecodedImage? {
+        guard request.processors.isEmpty, animationFrames != nil else { return nil }
+        var decoded = try await decodeUnderLimit(
+            data, options: decodingOptions(for: request, allowsTruncatedData: true), priority: { context.priority },
+            metrics: context)
+        try Task.checkCancellation()
+        guard
+            let animation = try await animation(
+                of: data, first: decoded.image, for: request, key: key, context: context),
+            !animation.isComplete, animation.frameCount >= 2
+        else { return nil }
+        decoded.animation = animation
+        return decoded
+    }
+
     /// What to do when an animation made for `key` is found to end early: it leaves the memory cache (when it is
     /// the one stored there), and its source's bytes leave the disk cache (they are cut short).
     private func truncationHandler(for key: ImageJobKey) -> @Sendable (AnimatedImage) -> Void {

@@ -33,12 +33,19 @@ extension ImagePipeline {
             loaded = try await refetching(afterUndecodableEntry: error, for: request, key: dataKey, context: context)
             context.recordSource(loaded.origin)
             decoded = try await decodeUnderLimit(loaded.data, for: request, context: context)
+        } catch let error as PinholeError where error.code == .truncated && request.options.contains(.animated) {
+            // An animation cut short plays its whole frames (never cached: the animation is not complete).
+            guard let partial = try await truncatedAnimation(loaded.data, for: request, key: key, context: context)
+            else { throw error }
+            decoded = partial
         }
         let processStart = request.processors.isEmpty ? nil : context.metricsClock()
         var result = try await processed(decoded, for: request)
         context.record(.process, since: processStart)
-        result.animation = try await animation(
-            of: loaded.data, first: result.image, for: request, key: key, context: context)
+        if result.animation == nil {
+            result.animation = try await animation(
+                of: loaded.data, first: result.image, for: request, key: key, context: context)
+        }
         // Only bytes that decoded are worth keeping: a truncated or bogus body (an animation that ends early
         // included) never reaches the disk cache.
         if let metadata = loaded.pendingDiskEntry, configuration.diskCachePolicy.storesOriginalData(for: request),
