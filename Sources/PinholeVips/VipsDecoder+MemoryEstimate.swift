@@ -14,11 +14,13 @@ extension VipsDecoder {
     /// - At least twice the output pixels at 4 bytes (what the encode that follows holds), so a decode is admitted
     ///   only when its encode can be too.
     /// - The header's limits are checked first, as the decode checks them.
+    /// - Parameter frames: the frames decoded together (``decodeFrames(_:range:options:)``): each one's output
+    ///   pixels are held until the last is done; 1 by default.
     /// - Returns: bytes, ≥ `data.count`.
     /// - Throws: what ``readInfo(_:)`` throws, ``PinholeError/Code/tooManyPixels`` and
     ///   ``PinholeError/Code/tooManyFrames`` for headers beyond `options`' limits, and
     ///   ``PinholeError/Code/unsupportedFormat`` for a format outside ``DecodingOptions/untrustedFormats``.
-    public func estimatedMemory(of data: Data, options: DecodingOptions) async throws -> Int {
+    public func estimatedMemory(of data: Data, options: DecodingOptions, frames: Int = 1) async throws -> Int {
         let format = try Self.sniffedFormat(data)
         try Task.checkCancellation()
         let estimate = try await pool.run { () throws -> Int in
@@ -29,7 +31,8 @@ extension VipsDecoder {
                 ) {
                     let header = try Self.readHeader(data, format: format)
                     try header.checkLimits(options)
-                    return Self.estimatedMemory(of: data, format: format, header: header, options: options)
+                    return Self.estimatedMemory(
+                        of: data, format: format, header: header, options: options, frames: frames)
                 }
             }
         }
@@ -40,14 +43,17 @@ extension VipsDecoder {
     /// The estimate of ``estimatedMemory(of:options:)`` for a header already read. Blocking (reads a JPEG's
     /// frame header with libjpeg): call on a worker thread.
     static func estimatedMemory(
-        of data: Data, format: ImageFormat, header: VipsHeader, options: DecodingOptions
+        of data: Data, format: ImageFormat, header: VipsHeader, options: DecodingOptions, frames: Int = 1
     ) -> Int {
         let bytesPerPixel = 4
         let frame = header.framePixelCount
         let layout = layout(options.thumbnail, header: header)
         let resized = layout.resized.width.multipliedReportingOverflow(by: layout.resized.height)
-        let output = layout.output.width.multipliedReportingOverflow(by: layout.output.height)
-        guard !resized.overflow, !output.overflow else { return Int.max }
+        let framePixels = layout.output.width.multipliedReportingOverflow(by: layout.output.height)
+        let output = framePixels.partialValue.multipliedReportingOverflow(by: max(1, frames))
+        guard !resized.overflow, !framePixels.overflow, !output.overflow, output.partialValue <= Int.max / 8 else {
+            return Int.max
+        }
         let loaded: Int
         switch format {
         case .jpeg where options.thumbnail != nil:

@@ -44,4 +44,18 @@ struct AcceptHeaderTests {
         #expect(AcceptHeader("*/*;q=0.9").quality(of: .png) == 0.9)
         #expect(AcceptHeader("text/plain").quality(of: .png) == nil)
     }
+
+    @Test(
+        arguments: [
+            ("image/avif,image/webp,*/*;q=0.8", OutputFormat.webp),
+            ("*/*", .gif),
+            ("image/png", .gif),
+            (nil, .gif),
+            ("image/webp;q=0, image/gif", .gif),
+            ("image/webp;q=0, image/gif;q=0, */*", nil),
+            ("image/*;q=0", nil),
+        ] as [(String?, OutputFormat?)])
+    func anAnimationIsWebPWhenNamedElseGIFUnlessRefused(accept: String?, expected: OutputFormat?) {
+        #expect(AcceptHeader(accept).animationFormat == expected)
+    }
 }

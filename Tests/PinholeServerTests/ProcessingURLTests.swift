@@ -42,6 +42,21 @@ struct ProcessingURLTests {
         #expect(url.options.format == nil)
     }
 
+    @Test func animationIsAskedForByEveryOneOfItsSpellings() throws {
+        // Given the animation option written four ways, the opposite two ways, and no option
+        let asking = ["an:1", "animated:true", "da:0", "disable_animation:f"]
+        let refusing = ["an:0", "da:1"]
+        // Then the first ask for animation, and the others (as no option) for the first frame
+        for option in asking {
+            #expect(try ProcessingURL.parse(Substring("/s/\(option)/plain/http://e.com/a.gif")).options.animated)
+        }
+        for option in refusing + ["w:10"] {
+            #expect(try !ProcessingURL.parse(Substring("/s/\(option)/plain/http://e.com/a.gif")).options.animated)
+        }
+        // And gif is a format a URL may name
+        #expect(try ProcessingURL.parse("/s/an:1/plain/http://e.com/a.gif@gif").options.format == .gif)
+    }
+
     @Test func everyResizeSpellingSetsTheSameBox() throws {
         // Given the same 320×240 fill with enlarge written four ways
         let spellings = [
@@ -90,6 +105,8 @@ struct ProcessingURLTests {
         ("/s/g:fp:0.5:0.5/plain/http://e.com/a.jpg", "unsupported_option", "offsets"),
         ("/s/g:ce:10:0/plain/http://e.com/a.jpg", "unsupported_option", "offsets"),
         ("/s/w:abc/plain/http://e.com/a.jpg", "invalid_option", "abc"),
+        ("/s/an:2/plain/http://e.com/a.gif", "invalid_option", "2"),
+        ("/s/da:1:0/plain/http://e.com/a.gif", "invalid_option", "da"),
         ("/s/w:-5/plain/http://e.com/a.jpg", "invalid_option", "-5"),
         ("/s/w:99999/plain/http://e.com/a.jpg", "invalid_option", "99999"),
         ("/s/w:2000/dpr:3/plain/http://e.com/a.jpg", "invalid_option", "4096"),
@@ -97,7 +114,7 @@ struct ProcessingURLTests {
         ("/s/q:101/plain/http://e.com/a.jpg", "invalid_option", "101"),
         ("/s/dpr:0/plain/http://e.com/a.jpg", "invalid_option", "dpr"),
         ("/s/el:maybe/plain/http://e.com/a.jpg", "invalid_option", "maybe"),
-        ("/s/f:gif/plain/http://e.com/a.jpg", "unsupported_format", "gif"),
+        ("/s/f:bmp/plain/http://e.com/a.jpg", "unsupported_format", "bmp"),
         ("/s/w:10/plain/http://e.com/a.jpg@bmp", "unsupported_format", "bmp"),
         ("/s/w:10/plain/file:///etc/passwd", "invalid_url", "http"),
         ("/s/w:10/plain/javascript:alert(1)", "invalid_url", "http"),

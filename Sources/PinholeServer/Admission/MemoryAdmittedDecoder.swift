@@ -28,3 +28,22 @@ public struct MemoryAdmittedDecoder: ImageDecoding {
         }
     }
 }
+
+extension MemoryAdmittedDecoder: AnimatedImageDecoding {
+    /// The animation facts (a header read: nothing reserved).
+    public func animationInfo(_ data: Data, options: DecodingOptions) async throws -> AnimationInfo? {
+        try await decoder.animationInfo(data, options: options)
+    }
+
+    /// The frames of `range`, decoded once the memory of the whole run is reserved (the loader's and every
+    /// frame's output: ``PinholeVips/VipsDecoder/estimatedMemory(of:options:frames:)``), held until they return.
+    ///
+    /// - Throws: what the estimate and the decode throw, and ``AdmissionError``.
+    public func decodeFrames(_ data: Data, range: Range<Int>, options: DecodingOptions) async throws -> DecodedFrames {
+        let bytes = try await decoder.estimatedMemory(of: data, options: options, frames: range.count)
+        try Task.checkCancellation()
+        return try await admission.withMemory(bytes) {
+            try await decoder.decodeFrames(data, range: range, options: options)
+        }
+    }
+}

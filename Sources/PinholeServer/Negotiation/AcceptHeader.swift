@@ -58,4 +58,12 @@ public struct AcceptHeader: Sendable, Hashable {
         }
         return best?.format ?? fallback
     }
+
+    /// The format of an animated answer: WebP when the header names it with q > 0 (as a still's negotiation
+    /// asks), else GIF, which every client plays, unless `Accept` refuses it (q=0 for GIF): then `nil`, a still.
+    public var animationFormat: OutputFormat? {
+        let namesWebP = ranges.contains { $0.type == "image" && $0.subtype == OutputFormat.webp.rawValue }
+        if namesWebP, let quality = quality(of: .webp), quality > 0 { return .webp }
+        return quality(of: .gif) == 0 ? nil : .gif
+    }
 }

@@ -13,8 +13,12 @@ public struct EncodedThumbnail: Sendable {
     public var lastModified: Date
     /// Where the pipeline found the image (`memoryCache`, `diskCache`, `network`).
     public var imageSource: ImageResponse.Source
-    /// The image's size in pixels.
+    /// The image's size in pixels (one frame's, for an animation).
     public var size: PixelSize
+    /// The frames the answer holds: 1 for a still.
+    public var frameCount = 1
+    /// `false` for an animation whose source ended early: the whole frames only, never cached (`no-store`).
+    public var isComplete = true
 }
 
 /// The identity of one encoded answer: the image (source, box, processing) and how it is encoded. The format
@@ -35,6 +39,9 @@ struct EncodedThumbnailKey: Sendable, Hashable {
 
     var image: ImageKey
     var format: FormatChoice
+    /// The format of the answer when the source is animated (``ProcessingOptions/animated``, and a format that
+    /// can animate asked or negotiated); `nil` for a still answer.
+    var animation: OutputFormat?
     var quality: Int
 
     /// Bytes the key itself holds in a cache (its source key and processing text, and a fixed overhead): a URL

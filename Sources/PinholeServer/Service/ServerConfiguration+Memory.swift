@@ -23,4 +23,7 @@ extension ServerConfiguration {
             queueTimeout: queueTimeout,
             memoryBudget: memoryShares.work)
     }
+
+    /// ``maxAnimationPixels``, within what the work share of the budget can hold for one animated answer.
+    public var animationPixelLimit: Int { max(1, min(maxAnimationPixels, memoryShares.work / 8)) }
 }

@@ -19,6 +19,12 @@ public struct ServerConfiguration: Sendable {
     public var maxSourcePixels = 50_000_000
     /// The most bytes read from a source; 20,000,000 by default.
     public var maxSourceBytes = 20_000_000
+    /// The most frames of an animated answer (`an:1`); sources with more get their first frame. 256 by default.
+    public var maxAnimationFrames = 256
+    /// The most pixels of an animated answer's frames together, at the thumbnail size; past it, the first frame.
+    /// 16,000,000 by default, and never more than an eighth of the work share of ``memoryBudget`` (the frames and
+    /// the encoder's copy, at 4 bytes a pixel).
+    public var maxAnimationPixels = 16_000_000
     /// Decodes and encodes at once; the core count by default.
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Bytes of memory for images: the caches and the work in progress (shares: ``memoryShares``); 256 MB by

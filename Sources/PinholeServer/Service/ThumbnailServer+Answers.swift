@@ -21,7 +21,9 @@ extension ThumbnailServer {
         -> ServerResponse
     {
         var headers: [(name: String, value: String)] = [
-            ("Cache-Control", "public, max-age=\(configuration.maxAge)"), ("ETag", image.etag),
+            // An animation cut short is the whole frames of a source that may be whole later: never stored.
+            ("Cache-Control", image.isComplete ? "public, max-age=\(configuration.maxAge)" : "no-store"),
+            ("ETag", image.etag),
             ("Last-Modified", HTTPDate.format(image.lastModified)),
         ]
         if negotiated { headers.append(("Vary", "Accept")) }

@@ -5,7 +5,8 @@ import PinholeVips
 extension ThumbnailServer {
     /// The server `pinhole serve` runs, assembled from `configuration` alone: the pipeline (``ServerPipeline``),
     /// admission control by ``ServerConfiguration/admissionLimits``, and the service with the encoded answers'
-    /// share of the memory budget (``ServerConfiguration/memoryShares``).
+    /// share of the memory budget (``ServerConfiguration/memoryShares``) and the animation limits
+    /// (``ServerConfiguration/animationPixelLimit``: one animated answer at that limit is made at a time).
     ///
     /// - Parameters:
     ///   - log: receives each access-log line.
@@ -21,6 +22,9 @@ extension ThumbnailServer {
         service.encodedCacheCostLimit = configuration.memoryShares.encodedCache
         service.timeout = configuration.timeout
         service.admission = admission
+        service.maxAnimationFrames = configuration.maxAnimationFrames
+        service.maxAnimationPixels = configuration.animationPixelLimit
+        service.animationWrites = AnimationWriteBudget(capacity: configuration.animationPixelLimit)
         self.init(configuration: configuration, service: ThumbnailService(configuration: service), log: log)
     }
 }

@@ -33,6 +33,15 @@ public final class ThumbnailService: Sendable {
         /// Admission of answers to be made (a place at arrival, memory for each encode; the pipeline's decoder
         /// takes memory for each decode); `nil` (the default) admits everything at once.
         public var admission: AdmissionController?
+        /// The most frames an animated answer holds (``ProcessingOptions/animated``); a source with more is
+        /// answered with its first frame. 256 by default.
+        public var maxAnimationFrames = 256
+        /// The most pixels an animated answer's frames hold together (frames × width × height at the thumbnail
+        /// size); past it the answer is the first frame. 16,000,000 (64 MB of RGBA) by default.
+        public var maxAnimationPixels = 16_000_000
+        /// The frame pixels every animated answer being made holds together, at most (one at the pixel limit, or
+        /// several smaller ones); shared by default with nothing else.
+        public var animationWrites = AnimationWriteBudget(capacity: 16_000_000)
 
         public init(pipeline: ImagePipeline, encoder: any ImageEncoding) {
             self.pipeline = pipeline
@@ -137,16 +146,18 @@ public final class ThumbnailService: Sendable {
     }
 
     func key(source: URL, options: ProcessingOptions, accept: AcceptHeader) -> EncodedThumbnailKey {
+        let animation = options.animated ? Self.animationFormat(asked: options.format, accept: accept) : nil
         let image = ImageKey(
             sourceKey: ImageRequest.defaultSourceKey(for: source), thumbnail: options.thumbnail,
-            processing: options.cacheBuster.isEmpty ? "" : "cb=\(options.cacheBuster)")
+            processing: options.cacheBuster.isEmpty ? "" : "cb=\(options.cacheBuster)", isAnimated: animation != nil)
         let choice: EncodedThumbnailKey.FormatChoice =
             options.format.map { .explicit($0) }
             ?? .negotiated(
                 opaque: accept.negotiate(preference: configuration.formatPreference, hasAlpha: false),
                 alpha: accept.negotiate(preference: configuration.formatPreference, hasAlpha: true))
         return EncodedThumbnailKey(
-            image: image, format: choice, quality: options.quality ?? configuration.defaultQuality)
+            image: image, format: choice, animation: animation, quality: options.quality ?? configuration.defaultQuality
+        )
     }
 
     /// ``make(_:source:options:)`` within ``Configuration/timeout``: past it the answer is
@@ -192,11 +203,21 @@ public final class ThumbnailService: Sendable {
     }
 
     func make(_ key: EncodedThumbnailKey, source: URL, options: ProcessingOptions) async throws -> EncodedThumbnail {
-        let request = ImageRequest(url: source, thumbnail: options.thumbnail, timeout: configuration.timeout)
+        var request = ImageRequest(url: source, thumbnail: options.thumbnail, timeout: configuration.timeout)
+        if key.image.isAnimated { request.options.insert(.animated) }
         let response = try await configuration.pipeline.image(for: request)
         if let metrics = response.metrics { stageTimes.record(metrics) }
-        let format = key.format.format(hasAlpha: response.image.hasAlpha)
         try Task.checkCancellation()
+        if let format = key.animation, let animation = response.animation,
+            let made = try await animatedAnswer(
+                animation, format: format, quality: key.quality, source: response.source)
+        {
+            counters.withLock { $0.encodes += 1 }
+            // An animation cut short is answered with its whole frames, never kept as the answer.
+            if made.isComplete { encodedCache.insert(made, for: key, cost: made.body.count + key.memoryCost) }
+            return made
+        }
+        let format = key.format.format(hasAlpha: response.image.hasAlpha)
         let encoding = EncodingOptions(format: format.imageFormat, quality: key.quality)
         let body: Data
         if let admission = configuration.admission {

@@ -6,14 +6,17 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case png
     case webp
     case avif
+    /// Only when the URL names it (never negotiated): the format of animations every client plays.
+    case gif
 
-    /// `jpg`/`jpeg`, `png`, `webp`, `avif` (case-insensitive); `nil` for anything else.
+    /// `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif` (case-insensitive); `nil` for anything else.
     public init?(extension name: some StringProtocol) {
         switch name.lowercased() {
         case "jpg", "jpeg": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
         case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -21,8 +24,11 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// The `Content-Type` of an answer in this format.
     public var mediaType: String { "image/\(rawValue)" }
 
-    /// Whether the format keeps an alpha channel.
+    /// Whether the format keeps an alpha channel (GIF: fully transparent pixels only).
     public var keepsAlpha: Bool { self != .jpeg }
+
+    /// Whether an animation can be written in the format: WebP and GIF.
+    public var canAnimate: Bool { self == .webp || self == .gif }
 
     /// The encoder's format.
     public var imageFormat: ImageFormat {
@@ -31,6 +37,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .png: .png
         case .webp: .webp
         case .avif: .avif
+        case .gif: .gif
         }
     }
 }

@@ -50,6 +50,12 @@ extension ProcessingOptions {
                 throw ProcessingURLError("invalid_option", "dpr must be > 0 and ≤ 8, not '\(arguments[0])'")
             }
             dpr = value
+        case "animated", "an":
+            try expect(arguments, exactly: 1, for: name)
+            animated = try Self.bool(arguments[0], for: name)
+        case "disable_animation", "da":
+            try expect(arguments, exactly: 1, for: name)
+            animated = try !Self.bool(arguments[0], for: name)
         case "cachebuster", "cb":
             cacheBuster = arguments.joined(separator: ":")
         default:

@@ -12,7 +12,9 @@ public import Pinhole
 /// | `extend`, `ex` | false only | false |
 /// | `gravity`, `g` | `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm` (offsets 0) | `ce` |
 /// | `quality`, `q` | 1…100, 0 = the server's default | 0 |
-/// | `format`, `f`, `ext` | `jpg`, `png`, `webp`, `avif` | negotiated from `Accept` |
+/// | `format`, `f`, `ext` | `jpg`, `png`, `webp`, `avif`, `gif` | negotiated from `Accept` |
+/// | `animated`, `an` | boolean: keep an animation when the output format can carry it | false |
+/// | `disable_animation`, `da` | boolean: imgproxy's name; `da:0` is `an:1` | true |
 /// | `dpr` | 0 < dpr ≤ 8: multiplies width and height | 1 |
 /// | `cachebuster`, `cb` | any text: changes the URL, nothing else | |
 ///
@@ -42,6 +44,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var format: OutputFormat?
     public var dpr = 1.0
     public var cacheBuster = ""
+    /// Whether an animated source (GIF, animated WebP) is answered with an animation: WebP or GIF, explicit or
+    /// negotiated (WebP when `Accept` names it, else GIF), within the server's frame and pixel limits
+    /// (``ServerConfiguration/maxAnimationFrames``, ``ServerConfiguration/maxAnimationPixels``). `false` by
+    /// default: the first frame, as imgproxy answers unless its frame limit is raised. Any other explicit format,
+    /// or a source past the limits, gives the first frame.
+    public var animated = false
 
     /// The largest box side accepted, after ``dpr``: 4,096 (a 16.8-megapixel answer at most; an 8,192-px AVIF
     /// took 49 s to encode).

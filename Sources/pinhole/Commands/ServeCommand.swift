@@ -16,6 +16,12 @@ enum ServeCommand {
         .value("--cache-dir", "DIR", help: "Disk cache of sources and thumbnails. Default: none."),
         .value("--max-src-pixels", "N", help: "Most pixels a source may declare. Default: 50000000."),
         .value("--max-src-bytes", "N", help: "Most bytes read from a source. Default: 20000000."),
+        .value(
+            "--max-animation-frames", "N",
+            help: "Most frames of an animated answer (an:1); more gives the first frame. Default: 256."),
+        .value(
+            "--max-animation-pixels", "N",
+            help: "Most pixels of an animated answer's frames together. Default: 16000000."),
         .value("--concurrency", "N", help: "Decodes and encodes at once. Default: the core count."),
         .value(
             "--memory-budget", "BYTES",
@@ -47,8 +53,11 @@ enum ServeCommand {
                                (0 = from the aspect ratio; at most 4096 after dpr)
           el:1|0               enlarge images smaller than the box (default 0)
           g:GRAVITY            where a fill crops: ce (default), no, so, ea, we, noea, nowe, soea, sowe, sm (smart)
-          q:1-100              quality (default 80)   f:jpg|png|webp|avif   format (also format:, ext:, @EXT, .EXT)
+          q:1-100              quality (default 80)   f:jpg|png|webp|avif|gif   format (also format:, ext:, @EXT, .EXT)
           dpr:X                multiplies W and H (0 < X <= 8)    cb:TEXT   cache buster (changes the URL only)
+          an:1|0               keep an animated GIF/WebP's animation (also animated:; da:0 = an:1): as WebP or
+                               GIF (f:webp|gif, or WebP when Accept names it, else GIF); other formats, or
+                               sources past --max-animation-frames/--max-animation-pixels, get the first frame
         Without f or EXT the format follows Accept (q-values; Vary: Accept): the best of the types it names, WebP
         before AVIF before JPEG when equal; */* alone gives JPEG, and an image with alpha is never JPEG (PNG).
         Sources must resolve to public addresses (checked at every connection, redirects too) unless they lie
@@ -98,6 +107,10 @@ enum ServeCommand {
             "--max-src-pixels", default: configuration.maxSourcePixels, in: 1...1_000_000_000)
         configuration.maxSourceBytes = try parsed.integer(
             "--max-src-bytes", default: configuration.maxSourceBytes, in: 1...1_000_000_000)
+        configuration.maxAnimationFrames = try parsed.integer(
+            "--max-animation-frames", default: configuration.maxAnimationFrames, in: 1...100_000)
+        configuration.maxAnimationPixels = try parsed.integer(
+            "--max-animation-pixels", default: configuration.maxAnimationPixels, in: 1...1_000_000_000)
         configuration.concurrency = try parsed.integer(
             "--concurrency", default: configuration.concurrency, in: 1...256)
         configuration.memoryBudget = try parsed.integer(
