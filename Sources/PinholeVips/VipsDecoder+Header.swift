@@ -23,12 +23,17 @@ struct VipsHeader {
     /// reads through a source of its own, which stops at its next read when interrupted.
     var streamsInput: Bool
 
+    /// The most frames libvips counts in a GIF (measured with libvips 8.14: a GIF of 10,000 frames reads as 4,097).
+    static let gifFrameCountCeiling = 4097
+
     /// Throws when the header declares more than `options` allow.
     func checkLimits(_ options: DecodingOptions) throws {
         if info.frameCount > options.maxFrameCount {
-            throw PinholeError(
-                .tooManyFrames,
-                "\(info.frameCount) frames declared; the limit is \(options.maxFrameCount)")
+            // libvips' GIF loader stops counting frames past 4,096: 4,097 means that many or more.
+            let counted =
+                info.format == .gif && info.frameCount >= Self.gifFrameCountCeiling
+                ? "at least \(info.frameCount)" : "\(info.frameCount)"
+            throw PinholeError(.tooManyFrames, "\(counted) frames declared; the limit is \(options.maxFrameCount)")
         }
         if framePixelCount > options.maxPixelCount {
             throw PinholeError(

@@ -142,7 +142,7 @@ struct AnimatedAnswerEndToEndTests {
 
 extension AnimatedAnswerEndToEndTests {
     @Test func aGIFDeclaringThousandsOfFramesIsRefusedAnimatedAsAsAStill() async throws {
-        // Given a 230 KB GIF that declares 4,097 frames (more than an untrusted source may)
+        // Given a 230 KB GIF of 10,000 frames (more than an untrusted source may declare)
         let harness = try await Self.harness()
         defer { Task { await harness.stop() } }
         harness.origin.route("/bomb.gif", .image(try await Self.fixture("bomb.gif"), contentType: "image/gif"))

@@ -35,6 +35,11 @@ struct AnimatedDecodingLimitTests {
         // Then both fail with tooManyFrames
         #expect(info == .tooManyFrames)
         #expect(frames == .tooManyFrames)
+        // And the message does not claim the 4,097 frames libvips stops counting at are all there are
+        let error = await #expect(throws: PinholeError.self) {
+            try await VipsDecoder().animationInfo(data, options: options)
+        }
+        #expect(error?.message.contains("at least 4097 frames declared") == true, "\(String(describing: error))")
     }
 
     @Test func anAnimationOverItsPixelLimitOverAllFramesIsRefused() async throws {
