@@ -129,7 +129,7 @@ struct AnimatedAnswerEndToEndTests {
         #expect(try await Self.info(answer.body)?.frameCount == 60)
     }
 
-    @Test func theAnimationPixelLimitStaysWithinTheMemoryBudget() {
+    @Test func animationMemoryStaysWithinTheMemoryBudget() {
         // Given a 16 MB budget (a work share of 10 MB) and the default limit of 16 M pixels
         var configuration = ServerConfiguration()
         configuration.memoryBudget = 16_000_000
@@ -137,6 +137,11 @@ struct AnimatedAnswerEndToEndTests {
         #expect(configuration.animationPixelLimit == configuration.memoryShares.work / 8)
         configuration.memoryBudget = 1_000_000_000
         #expect(configuration.animationPixelLimit == 16_000_000)
+        // And the pipeline's animation frames come out of the image cache's share, not beside it
+        let pipeline = ServerPipeline.make(configuration).configuration
+        let share = configuration.memoryShares.imageCache
+        #expect(pipeline.animationFrameBudget == share / 8)
+        #expect(pipeline.memoryCache?.configuration.costLimit == share - share / 8)
     }
 }
 

@@ -1,7 +1,8 @@
 extension ServerConfiguration {
     /// How ``memoryBudget`` is shared, in bytes.
     public struct MemoryShares: Sendable, Equatable {
-        /// Decoded images in the pipeline's memory cache: a quarter.
+        /// Decoded images in the pipeline's memory cache and its animation frame budget (an eighth of this): a
+        /// quarter.
         public var imageCache: Int
         /// Encoded answers in memory: an eighth.
         public var encodedCache: Int

@@ -33,7 +33,12 @@ public enum ServerPipeline {
         pipeline.networkConcurrencyLimit = 32
         // As many as libcurl's connections to one host: a stalling origin holds half the slots, never all.
         pipeline.networkConcurrencyLimitPerHost = http.maxConnectionsPerHost
-        pipeline.memoryCache = MemoryCache(configuration: .init(costLimit: configuration.memoryShares.imageCache))
+        // Decoded animation frames come out of the image cache's share (an eighth of it): an animated answer
+        // decodes its frames outside them, so they hold only each animation's first run.
+        let frameBudget = configuration.memoryShares.imageCache / 8
+        pipeline.animationFrameBudget = frameBudget
+        pipeline.memoryCache = MemoryCache(
+            configuration: .init(costLimit: configuration.memoryShares.imageCache - frameBudget))
         pipeline.diskCacheDirectory = configuration.cacheDirectory
         pipeline.diskCacheSizeLimit = configuration.cacheSizeLimit
         pipeline.diskCachePolicy = .storeAll
