@@ -27,7 +27,9 @@ extension VipsDecoder {
         try header.checkAnimationLimits(options)
         let whole = try wholeFrames(data, format: format, declared: header.info.frameCount)
         let frames = max(0, range.lowerBound)..<min(range.upperBound, whole.count)
-        guard !frames.isEmpty else { return DecodedFrames(frames: [], endsEarly: whole.endsEarly) }
+        guard !frames.isEmpty else {
+            return DecodedFrames(frames: [], endsEarly: whole.endsEarly, wholeFrameCount: whole.count)
+        }
         let layout = Self.layout(options.thumbnail, header: header)
         try header.checkResultLimits(layout, options: options)
         try interruption.throwIfStopped()
@@ -63,7 +65,7 @@ extension VipsDecoder {
                     try frame.resized(to: layout.resized, failure: failure).cropped(to: layout, failure: failure)
                         .pixelImage(failure: failure, interruption: interruption))
             }
-            return DecodedFrames(frames: decoded, endsEarly: whole.endsEarly)
+            return DecodedFrames(frames: decoded, endsEarly: whole.endsEarly, wholeFrameCount: whole.count)
         }
     }
 }

@@ -188,3 +188,27 @@ extension AnimatedAnswerEndToEndTests {
         #expect(still.status == 422 && still.errorCode == "truncated")
     }
 }
+
+extension AnimatedAnswerEndToEndTests {
+    @Test func aGIFCutShortPastItsFirstRunIsAnsweredWithAllItsWholeFrames() async throws {
+        // Given the 60-frame GIF cut at 5,000 bytes: more whole frames than the first run of 8 decoded
+        let harness = try await Self.harness()
+        defer { Task { await harness.stop() } }
+        let whole = try await Self.fixture("sixty.gif")
+        let cut = Data(whole.prefix(5000))
+        harness.origin.route("/cut.gif", .image(cut, contentType: "image/gif"))
+        let expected = try await VipsDecoder().decodeFrames(cut, range: 0..<60, options: DecodingOptions())
+        try #require(expected.endsEarly && expected.frames.count > 8 && expected.frames.count < 60)
+        // When it is asked for animated
+        let answer = try await harness.get(harness.signedPath("an:1/w:32/f:gif", plain: "/cut.gif"))
+        // Then the answer holds every whole frame, the last one the source's, and is never stored
+        #expect(answer.status == 200, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(answer.header("Cache-Control") == "no-store")
+        let info = try #require(try await Self.info(answer.body))
+        #expect(info.frameCount == expected.frames.count)
+        let frames = try await VipsDecoder().decodeFrames(answer.body, range: 0..<60, options: DecodingOptions())
+        let last = expected.frames.count - 1
+        let got = Int(try #require(frames.frames.last).pixel(x: 31, y: 31).g)
+        #expect(abs(got - last * 4) <= 6, "frame \(last): \(got)")
+    }
+}

@@ -34,10 +34,14 @@ public struct DecodedFrames: Sendable, Hashable {
     /// Whether the data ended before the frames the header declares: the frames here are the whole ones, and
     /// the animation must never be cached as complete.
     public var endsEarly: Bool
+    /// When the data ends early, the frames it holds whole in all (not only within the range asked for), if the
+    /// decoder knows; `nil` otherwise (then a range given whole says only that the whole frames reach its end).
+    public var wholeFrameCount: Int?
 
-    public init(frames: [PixelImage], endsEarly: Bool = false) {
+    public init(frames: [PixelImage], endsEarly: Bool = false, wholeFrameCount: Int? = nil) {
         self.frames = frames
         self.endsEarly = endsEarly
+        self.wholeFrameCount = endsEarly ? wholeFrameCount : nil
     }
 }
 

@@ -107,10 +107,9 @@ final class AnimationFrameSource: Sendable {
         }
         try Task.checkCancellation()
         recorder.record { $0.framesDecoded += decoded.frames.count }
-        if decoded.endsEarly || decoded.frames.count < range.count {
-            animation.foundTruncated(wholeFrames: decoded.frames.count)
-        }
-        return Array(decoded.frames.prefix(range.count))
+        recordTruncation(of: animation, decoded, range: range)
+        // As many frames as there are durations: the whole ones, however the decoder counted them.
+        return Array(decoded.frames.prefix(min(range.count, animation.frameCount)))
     }
 
     /// Decodes `range` under the CPU limit at the job's priority, and puts the frames in the budget.
@@ -136,9 +135,21 @@ final class AnimationFrameSource: Sendable {
             $0.framesDecoded += decoded.frames.count
             $0.framesEvicted += evicted
         }
-        if decoded.endsEarly || decoded.frames.count < range.count {
-            animation.foundTruncated(wholeFrames: range.lowerBound + decoded.frames.count)
-        }
+        recordTruncation(of: animation, decoded, range: range)
         return decoded.frames
+    }
+
+    /// Records that `animation`'s data ends early when a decode of `range` says so: its whole frames are the
+    /// decoder's count when it gives one, else those up to the last one decoded when the range came back short,
+    /// else (the range came back whole) the count is not known yet: the animation is marked incomplete with its
+    /// declared frames, and a later short run lowers the count.
+    private func recordTruncation(of animation: AnimatedImage, _ decoded: DecodedFrames, range: Range<Int>) {
+        if let whole = decoded.wholeFrameCount {
+            animation.foundTruncated(wholeFrames: whole)
+        } else if decoded.frames.count < range.count {
+            animation.foundTruncated(wholeFrames: range.lowerBound + decoded.frames.count)
+        } else if decoded.endsEarly {
+            animation.foundTruncated(wholeFrames: animation.info.frameCount)
+        }
     }
 }
