@@ -53,6 +53,9 @@ extension GalleryApp {
         var status = await app.run(readsKeys: inputIsTerminal)
         let writer = app.writer
         _ = try? await WorkerThreadPool.io.run { writer.waitUntilIdle() }
+        // A frame deferred while the terminal was busy (under load: the screen `ready` waited for) is drawn last.
+        app.drawPendingFrame()
+        _ = try? await WorkerThreadPool.io.run { writer.waitUntilIdle() }
         TerminalSession.restore()
         // Warnings since the last drain (the frame loop drains every 30 frames) go to the log before it closes.
         let leftovers = Vips.drainWarnings()

@@ -215,6 +215,12 @@ public final class GalleryApp {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
+    /// Draws the frame a busy terminal made the loop defer, or a change not drawn yet, once the loop has ended
+    /// and the writer is idle: the last screen (what a script's `ready` saw) reaches the terminal before exit.
+    func drawPendingFrame() {
+        if drawPending || model.needsDisplay { draw() }
+    }
+
     /// Renders and hands the changed lines to the writer; while the terminal is still taking the previous
     /// frame, defers (the main actor never waits for the terminal).
     private func draw() {
