@@ -39,15 +39,47 @@ extension AnimatedImage {
     public func allFrames(
         priority: ImageRequest.Priority? = nil, maxPixelCount: Int = defaultMaxAllFramesPixelCount
     ) async throws -> [PixelImage] {
-        let (perFrame, overflow) = frameSize.width.multipliedReportingOverflow(by: frameSize.height)
-        let (total, overflows) = perFrame.multipliedReportingOverflow(by: frameCount)
-        guard !overflow, !overflows, total <= maxPixelCount else {
+        guard totalFramePixelCount <= maxPixelCount else {
             throw PinholeError(
                 .tooManyPixels,
                 "\(frameCount) frames of \(frameSize.width)×\(frameSize.height) hold more than \(maxPixelCount) pixels "
                     + "together; ask for a smaller size or a still")
         }
         return try await source.allFrames(of: self, priority: priority ?? self.priority)
+    }
+
+    /// The pixels every frame holds together (``frameCount`` × ``frameSize``); `Int.max` when that overflows.
+    public var totalFramePixelCount: Int {
+        let (perFrame, overflow) = frameSize.width.multipliedReportingOverflow(by: frameSize.height)
+        let (total, overflows) = perFrame.multipliedReportingOverflow(by: frameCount)
+        return overflow || overflows ? Int.max : total
+    }
+
+    /// The animation written out by `encoder`, and the frames written, as `pinhole thumbnail --animated` and
+    /// `pinhole serve` write it: ``totalFramePixelCount`` reserved in `budget` before any frame is decoded, every
+    /// frame from ``allFrames(priority:maxPixelCount:)``, then one encode with the frames' durations and loop count,
+    /// run through `reservingEncode` (given the encode's bytes, twice the frames', to hold memory around it; by
+    /// default it just runs it). `nil` when fewer than 2 frames are whole: the caller writes the still.
+    ///
+    /// - Throws: the ``allFrames(priority:maxPixelCount:)`` and encoder errors, `reservingEncode`'s, and
+    ///   `CancellationError`.
+    public func written(
+        by encoder: any AnimatedImageEncoding, options: EncodingOptions, budget: AnimationWriteBudget,
+        maxPixelCount: Int = defaultMaxAllFramesPixelCount,
+        reservingEncode: (Int, () async throws -> Data) async throws -> Data = { try await $1() }
+    ) async throws -> (data: Data, frameCount: Int)? {
+        try await budget.withReservation(pixels: totalFramePixelCount) { () async throws -> (Data, Int)? in
+            let frames = try await allFrames(maxPixelCount: maxPixelCount)
+            try Task.checkCancellation()
+            guard frames.count >= 2 else { return nil }
+            let bytes = frames.reduce(0) { $0 + $1.pixels.count } * 2
+            let data = try await reservingEncode(bytes) {
+                try await encoder.encodeAnimation(
+                    frames, durations: shownFrameDurations, loopCount: info.loopCount, options: options)
+            }
+            try Task.checkCancellation()
+            return (data, frames.count)
+        }
     }
 
     /// How long each of the frames ``allFrames(priority:maxPixelCount:)`` gives shows.

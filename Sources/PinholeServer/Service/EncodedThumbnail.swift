@@ -15,8 +15,6 @@ public struct EncodedThumbnail: Sendable {
     public var imageSource: ImageResponse.Source
     /// The image's size in pixels (one frame's, for an animation).
     public var size: PixelSize
-    /// The frames the answer holds: 1 for a still.
-    public var frameCount = 1
     /// `false` for an animation whose source ended early: the whole frames only, never cached (`no-store`).
     public var isComplete = true
 }

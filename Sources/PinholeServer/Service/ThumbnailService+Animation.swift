@@ -22,34 +22,21 @@ extension ThumbnailService {
     func animatedAnswer(
         _ animation: AnimatedImage, format: OutputFormat, quality: Int, source: ImageResponse.Source
     ) async throws -> EncodedThumbnail? {
-        guard let encoder = configuration.encoder as? any AnimatedImageEncoding else { return nil }
-        let (framePixels, overflow) = animation.frameSize.width.multipliedReportingOverflow(
-            by: animation.frameSize.height)
-        let (pixels, overflows) = framePixels.multipliedReportingOverflow(by: animation.frameCount)
-        guard !overflow, !overflows, animation.frameCount <= configuration.maxAnimationFrames,
-            pixels <= configuration.maxAnimationPixels
+        guard let encoder = configuration.encoder as? any AnimatedImageEncoding,
+            animation.frameCount <= configuration.maxAnimationFrames,
+            animation.totalFramePixelCount <= configuration.maxAnimationPixels
         else { return nil }
-        let encoding = EncodingOptions(format: format.imageFormat, quality: quality)
-        let written = try await configuration.animationWrites.withReservation(pixels: pixels) {
-            () async throws -> (Data, Int)? in
-            let frames = try await animation.allFrames(maxPixelCount: configuration.maxAnimationPixels)
-            try Task.checkCancellation()
-            guard frames.count >= 2 else { return nil }
-            let encode = {
-                try await encoder.encodeAnimation(
-                    frames, durations: animation.shownFrameDurations, loopCount: animation.info.loopCount,
-                    options: encoding)
-            }
-            // The encoder's copy of the frames and its output, as for a still: about twice the frames' bytes.
-            let bytes = frames.reduce(0) { $0 + $1.pixels.count } * 2
-            guard let admission = configuration.admission else { return (try await encode(), frames.count) }
-            return (try await admission.withMemory(bytes, encode), frames.count)
+        let written = try await animation.written(
+            by: encoder, options: EncodingOptions(format: format.imageFormat, quality: quality),
+            budget: configuration.animationWrites, maxPixelCount: configuration.maxAnimationPixels
+        ) { bytes, encode in
+            guard let admission = configuration.admission else { return try await encode() }
+            return try await admission.withMemory(bytes, encode)
         }
-        try Task.checkCancellation()
-        guard let (body, frameCount) = written else { return nil }
+        guard let body = written?.data else { return nil }
         return EncodedThumbnail(
             body: body, format: format, etag: EntityTag.strong(for: body),
             lastModified: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
-            imageSource: source, size: animation.frameSize, frameCount: frameCount, isComplete: animation.isComplete)
+            imageSource: source, size: animation.frameSize, isComplete: animation.isComplete)
     }
 }

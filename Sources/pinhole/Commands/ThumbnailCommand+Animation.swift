@@ -18,19 +18,8 @@ extension ThumbnailCommand {
         guard let animation = response.animation, let encoder = codecs.encoder as? any AnimatedImageEncoding else {
             return (try await codecs.encoder.encode(response.image, options: options), 1)
         }
-        let (width, height) = (animation.frameSize.width, animation.frameSize.height)
-        let pixels = animation.frameCount.multipliedReportingOverflow(by: width * height)
         // Frames held by every job together stay within one animation's limit (not --jobs animations' worth).
-        let reserved = pixels.overflow ? Int.max : pixels.partialValue
-        let encoded = try await animationWrites.withReservation(pixels: reserved) { () async throws -> (Data, Int)? in
-            let frames = try await animation.allFrames()
-            try Task.checkCancellation()
-            guard frames.count >= 2 else { return nil }
-            let data = try await encoder.encodeAnimation(
-                frames, durations: animation.shownFrameDurations, loopCount: animation.info.loopCount,
-                options: options)
-            return (data, frames.count)
-        }
+        let encoded = try await animation.written(by: encoder, options: options, budget: animationWrites)
         guard let (data, frameCount) = encoded else {
             return (try await codecs.encoder.encode(response.image, options: options), 1)
         }
