@@ -37,17 +37,19 @@ final class LoadedData: Sendable {
 
 extension ImagePipeline {
     /// The data job for `key` (`request` is the caller that started it), stage by stage: bytes in hand
-    /// (``inlineData(of:)``); the disk cache of originals when the key allows a read (``storedOriginal(for:key:in:)``,
-    /// ``answerFromDisk(_:key:)``); the loader under the network limit (``load(_:key:cached:context:)``); the
-    /// revalidation of a stale entry (``revalidated(_:by:for:key:in:)``, ``staleStandIn(_:after:)``); and for new
-    /// bytes what may be stored on disk, when the key allows a write (``diskEntry(for:of:key:in:)``). The rules
-    /// are HTTP's (``DiskCacheFreshness``).
+    /// (``inlineData(of:)``); when the key allows a disk read, a finished download of the source still waiting
+    /// for its disk store (``unstoredDownload(for:key:)``), then the disk cache of originals
+    /// (``storedOriginal(for:key:in:)``, ``answerFromDisk(_:key:)``); the loader under the network limit
+    /// (``load(_:key:cached:context:)``); the revalidation of a stale entry (``revalidated(_:by:for:key:in:)``,
+    /// ``staleStandIn(_:after:)``); and for new bytes what may be stored on disk, when the key allows a write
+    /// (``diskEntry(for:of:key:in:)``). The rules are HTTP's (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
         if let inline = try inlineData(of: request) { return inline }
         if let failure = recentFailure(for: request, key: key) { throw failure }
         // The source was checked by every caller before it could reach this job (`image(for:)`).
         let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await lazyDiskCache.cache() : nil
+        if disk != nil, key.readsDiskCache, let unstored = unstoredDownload(for: request, key: key) { return unstored }
         var cached: DiskCache.Entry?
         if let disk, key.readsDiskCache {
             let lookupStart = context.metricsClock()
@@ -86,8 +88,11 @@ extension ImagePipeline {
         let isHTTP = !request.url.isFileURL
         let source: ImageResponse.Source =
             request.url.scheme?.lowercased() == "data" ? .providedData : isHTTP ? .network : .file
-        return LoadedData(
+        let loaded = LoadedData(
             data: response.data, source: source, pendingDiskEntry: pendingDiskEntry,
             freshUntil: freshUntil(of: response, for: request))
+        // Held while this job is still registered, so no data job of the source can start between the two.
+        if pendingDiskEntry != nil { unstoredDownloads.hold(loaded, for: key.sourceKey) }
+        return loaded
     }
 }

@@ -52,7 +52,7 @@ extension ImagePipeline {
             result.animation?.isComplete ?? true, loaded.claimDiskStore()
         {
             let storeStart = context.metricsClock()
-            await storeOriginal(loaded.data, metadata: metadata, for: dataKey.sourceKey)
+            await storeDownload(loaded, metadata: metadata, for: dataKey.sourceKey)
             context.record(.store, since: storeStart)
         }
         // A reload's bytes are newer than every other size made before it.

@@ -54,14 +54,39 @@ extension ImagePipeline {
     /// Runs to the end when the calling job is cancelled meanwhile: the caller holds the one claim to store these
     /// bytes for every job that shares them (``LoadedData/claimDiskStore()``), so a store given up here would be
     /// given up for all of them (issue 25).
-    func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async {
-        guard let disk = await lazyDiskCache.cache() else { return }
+    ///
+    /// - Returns: whether the bytes are on disk now.
+    @discardableResult
+    func storeOriginal(_ data: Data, metadata: DiskCache.Metadata, for key: String) async -> Bool {
+        guard let disk = await lazyDiskCache.cache() else { return false }
         // A task of its own, awaited: the caller's cancellation does not reach it.
         let store = Task { try await disk.store(data, metadata: metadata, for: key) }
         do {
             try await store.value
+            return true
         } catch {
             lazyDiskCache.storeFailures.storeFailed(key, error)
+            return false
         }
+    }
+
+    /// Stores the bytes of a download a decode proved good (``storeOriginal(_:metadata:for:)``); once they are on
+    /// disk the download is no longer held for other data jobs (``UnstoredDownloads``): the disk cache answers them.
+    func storeDownload(_ loaded: LoadedData, metadata: DiskCache.Metadata, for key: String) async {
+        if await storeOriginal(loaded.data, metadata: metadata, for: key) {
+            unstoredDownloads.forget(loaded, for: key)
+        }
+    }
+
+    /// The bytes of a finished download of `key`'s source that wait for their disk store, as the disk cache
+    /// would answer them once stored (`Vary` matched, fresh: ``DiskCache/Metadata/mayAnswer(now:offline:)``);
+    /// `nil` when there are none. Counted in ``PipelineMetrics/downloadsReused``.
+    func unstoredDownload(for request: ImageRequest, key: DataJobKey) -> LoadedData? {
+        guard let loaded = unstoredDownloads.loaded(for: key.sourceKey), let metadata = loaded.pendingDiskEntry,
+            metadata.matches(requestHeaders: request.headers),
+            metadata.mayAnswer(now: Date(), offline: !key.loadsFromSource)
+        else { return nil }
+        recorder.record { $0.downloadsReused += 1 }
+        return loaded
     }
 }

@@ -101,7 +101,7 @@ extension ImagePipeline {
         if let metadata = loaded.pendingDiskEntry, configuration.diskCachePolicy.storesOriginalData(for: sized),
             loaded.claimDiskStore()
         {
-            await storeOriginal(loaded.data, metadata: metadata, for: key.data.sourceKey)
+            await storeDownload(loaded, metadata: metadata, for: key.data.sourceKey)
         }
         await storeEncodedImage(result, for: sized, key: key, from: loaded, context: context)
         if key.writesMemoryCache { storeInMemory(result, for: key.image, freshUntil: loaded.freshUntil) }

@@ -46,6 +46,8 @@ public final class ImagePipeline: Sendable {
     let recentFailures = MemoryCache<String, PinholeError>(configuration: .init(countLimit: 1000))
     /// The image tasks waiting on each data job (progress and previews).
     let loadObservers = LoadObservers()
+    /// Downloads whose bytes wait for a decode before their disk store; data jobs of their sources take them.
+    let unstoredDownloads = UnstoredDownloads()
     /// Decodes the frames of this pipeline's animations into one frame budget; `nil` when the decoder cannot
     /// (not an ``AnimatedImageDecoding``).
     let animationFrames: AnimationFrameSource?
@@ -227,7 +229,7 @@ public final class ImagePipeline: Sendable {
             options.thumbnail = ThumbnailOptions(maxPixelSize: 64)
             _ = try await decodeUnderLimit(loaded.data, options: options, priority: priority, countsAsDecode: false)
             try Task.checkCancellation()
-            if loaded.claimDiskStore() { await storeOriginal(loaded.data, metadata: metadata, for: key.sourceKey) }
+            if loaded.claimDiskStore() { await storeDownload(loaded, metadata: metadata, for: key.sourceKey) }
         }
         return loaded.data
     }

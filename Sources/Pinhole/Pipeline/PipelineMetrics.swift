@@ -19,6 +19,10 @@ public struct PipelineMetrics: Sendable, Hashable, Codable {
     public var downloadsCancelled = 0
     /// Downloads that failed (status, timeout, size, transport…).
     public var downloadsFailed = 0
+    /// Data jobs answered by a finished download of their source whose bytes were not in the disk cache yet (a
+    /// decode of them was under way), instead of downloading them again: another size asked for just after the
+    /// download ended.
+    public var downloadsReused = 0
     /// Stale disk entries used because the origin could not be reached while revalidating them (also counted in
     /// ``diskHits``).
     public var staleHits = 0

@@ -61,6 +61,7 @@ extension ThumbnailServer {
             cacheHits: [
                 ("encoded_memory", service.encodedHits), ("image_memory", counts.memoryHits),
                 ("thumbnail_disk", counts.thumbnailDiskHits), ("source_disk", counts.diskHits),
+                ("source_unstored_download", counts.downloadsReused),
                 ("failure", counts.failureHits),
             ],
             decodes: counts.decodes, encodes: service.encodes, bytesReceived: counts.bytesReceived,
