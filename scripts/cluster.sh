@@ -13,7 +13,10 @@
 # second instance), `throughput` (requests per second of the cluster and of one instance alone, and their
 # ratio: all instances share this machine's cores, so the ratio shows the cost of the tier, not a scale-out),
 # `originRequestsPerSource` (from the origin's access log: max and mean over the sources, per phase: `stable`
-# before the kill, `degraded` while one instance is down, `restored` after its restart, and `total`).
+# before the kill, `degraded` while one instance is down, `restored` after its restart, and `total`),
+# `downloadsReusedBeforeTheirStore` (each instance's downloads that another size took while their decode was under
+# way, instead of asking the origin again: the killed instance's count just before the kill, then each one's at
+# the end, the restarted one counting from its restart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-60}
@@ -103,6 +106,11 @@ run_wrk "http://127.0.0.1:$FRONT_PORT" "$duration" "$work/cluster.wrk" &
 wrk_pid=$!
 pids+=("$wrk_pid")
 sleep $((duration / 3))
+reused_metric='pinhole_cache_hits_total{tier="source_unstored_download"}'
+scrape_reused() {  # $1 port: the instance's count of downloads reused before their disk store
+    curl -fsS "http://127.0.0.1:$1/metrics" | awk -v name="$reused_metric" '$1 == name { print $2 }'
+}
+killed_reused=$(scrape_reused "$PORT2" || echo null)
 killed_at=$(date +%s.%N)
 kill -KILL "${serve_pids[1]}"
 wait "${serve_pids[1]}" 2>/dev/null || true
@@ -115,6 +123,9 @@ echo "[cluster] restarted instance 2" >&2
 wait "$wrk_pid" || { echo "[cluster] wrk failed:" >&2; cat "$work/cluster.wrk" >&2; exit 1; }
 ended=$(date +%s.%N)
 sleep 1  # nginx writes its access log line after the answer
+reused="{\"127.0.0.1:$PORT2 before the kill\": ${killed_reused:-null}"
+for port in "${ports[@]}"; do reused+=", \"127.0.0.1:$port\": $(scrape_reused "$port" || echo null)"; done
+echo "$reused}" > "$work/reused.json"
 
 python3 - "$work" "$started" "$killed_at" "$restarted_at" "$ended" "$baseline_seconds" "$duration" \
     "$baseline_origin_requests" "127.0.0.1:$PORT2" "${#sources[@]}" "$load_before $(cut -d' ' -f1 /proc/loadavg)" \
@@ -195,6 +206,7 @@ print(json.dumps({
     },
     "originRequestsPerSource": {key: spread(key) for key in ("stable", "degraded", "restored", "total")},
     "oneInstanceOriginRequests": baseline_origin,
+    "downloadsReusedBeforeTheirStore": json.load(open(f"{work}/reused.json")),
     "wrapped": cluster["wrapped"],
     "cores": int(sys.argv[12]), "loadAverageAtStartAndEnd": list(map(float, sys.argv[11].split())),
 }, indent=2))
