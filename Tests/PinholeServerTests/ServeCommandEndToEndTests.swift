@@ -95,12 +95,14 @@ struct ServeCommandEndToEndTests {
     }
 
     @Test func sigtermFinishesRequestsInFlightRefusesNewOnesAndExitsZero() async throws {
-        // Given the binary serving with a key from the environment, and an origin that answers after 1.5 s × the
+        // Given the binary serving with a key from the environment, and an origin that answers after 3 s × the
         // load factor (a fixed 1.5 s let both answers finish before the late request under ThreadSanitizer on a
-        // loaded machine: the server had stopped listening, and the late request was refused at connect)
+        // loaded machine: the server had stopped listening, and the late request was refused at connect; 1.5 s ×
+        // the load factor once let the first answer finish before the second request arrived, in `.ci/run`'s
+        // parallel run under load, so the test never saw both in flight)
         let origin = try PinholeTestServer()
         defer { origin.stop() }
-        let latency = LoadFactor.scaled(.milliseconds(1500))
+        let latency = LoadFactor.scaled(.seconds(3))
         origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: latency))
         origin.route("/p.jpg", .image(try await OriginImages.halves()))
         let signer = try URLSigner(keyHex: ServerHarness.keyHex, saltHex: ServerHarness.saltHex)
