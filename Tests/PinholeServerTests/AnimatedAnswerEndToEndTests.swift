@@ -142,6 +142,9 @@ struct AnimatedAnswerEndToEndTests {
         let share = configuration.memoryShares.imageCache
         #expect(pipeline.animationFrameBudget == share / 8)
         #expect(pipeline.memoryCache?.configuration.costLimit == share - share / 8)
+        // And the pipeline plays no more than an answer may hold, so it decodes no frame of an animation past them
+        #expect(pipeline.maxPlayedFrameCount == configuration.maxAnimationFrames)
+        #expect(pipeline.maxPlayedPixelCount == configuration.animationPixelLimit)
     }
 }
 

@@ -11,7 +11,8 @@ extension ImagePipeline {
 
     /// The animation of `data` for an ``ImageRequest/Options/animated`` request whose first frame decoded as
     /// `first`, or `nil`: not asked, a decoder that cannot animate, a still source (``AnimatedImageDecoding``'s
-    /// `animationInfo` is `nil`), or processors (they apply to the still only).
+    /// `animationInfo` is `nil`), processors (they apply to the still only), or more frames or pixels than the
+    /// pipeline plays (``Configuration/maxPlayedFrameCount``, ``Configuration/maxPlayedPixelCount``).
     ///
     /// The header is read under the CPU limit at the job's priority; then the first run of frames is decoded, so
     /// that the frames shown first are at hand and data that ends within them is found before anything is cached.
@@ -33,12 +34,23 @@ extension ImagePipeline {
         }
         try Task.checkCancellation()
         guard let info, info.frameCount >= 2 else { return nil }
+        let frameSize = PixelSize(width: first.width, height: first.height)
+        guard plays(frameCount: info.frameCount, of: frameSize) else { return nil }
         let animation = AnimatedImage(
-            info: info, frameSize: PixelSize(width: first.width, height: first.height),
+            info: info, frameSize: frameSize,
             pixelFormat: first.pixelFormat, data: data, options: options, priority: request.priority, source: frames,
             onTruncation: truncationHandler(for: key))
         _ = try await frames.frame(0, of: animation, priority: context.priority)
         return animation
+    }
+
+    /// Whether `frameCount` frames of `frameSize` are within what the pipeline plays
+    /// (``Configuration/maxPlayedFrameCount``, ``Configuration/maxPlayedPixelCount``; an overflow is not).
+    private func plays(frameCount: Int, of frameSize: PixelSize) -> Bool {
+        let (perFrame, overflow) = frameSize.width.multipliedReportingOverflow(by: frameSize.height)
+        let (total, overflows) = perFrame.multipliedReportingOverflow(by: frameCount)
+        return frameCount <= configuration.maxPlayedFrameCount && !overflow && !overflows
+            && total <= configuration.maxPlayedPixelCount
     }
 
     /// The first frame and the animation of `data`, which a still decode found cut short, for an

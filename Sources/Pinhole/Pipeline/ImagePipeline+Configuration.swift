@@ -78,6 +78,14 @@ extension ImagePipeline {
         /// animations (``AnimatedImage``): one least-recently-used list, so any number of animations on screen never
         /// hold more; an evicted frame is decoded again when it is shown. 32 MiB by default.
         public var animationFrameBudget: Int = 32 << 20
+        /// The most frames an ``ImageRequest/Options/animated`` request plays: a source with more gives its first
+        /// frame only, as a still request does, and no other frame is decoded. No limit (`Int.max`) by default;
+        /// ``maxFrameCount`` still refuses a source that declares more than it.
+        public var maxPlayedFrameCount: Int = .max
+        /// The most pixels an ``ImageRequest/Options/animated`` request's frames hold together at the size they are
+        /// shown (frames × width × height): a source past it gives its first frame only, and no other frame is
+        /// decoded. No limit (`Int.max`) by default.
+        public var maxPlayedPixelCount: Int = .max
         /// Whether image URLs come from someone trusted; ``SourcePolicy/trusted`` by default. Under
         /// ``SourcePolicy/untrusted(allowedFileRoot:)`` the pipeline refuses non-public hosts (first URL and every
         /// redirect), other schemes and files outside the root, and clamps ``maxPixelCount``, ``maxFrameCount`` and

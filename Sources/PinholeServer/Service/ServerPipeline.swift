@@ -37,6 +37,9 @@ public enum ServerPipeline {
         // decodes its frames outside them, so they hold only each animation's first run.
         let frameBudget = configuration.memoryShares.imageCache / 8
         pipeline.animationFrameBudget = frameBudget
+        // Past the answer's limits an animated request is a still: the pipeline decodes no frame beyond the first.
+        pipeline.maxPlayedFrameCount = configuration.maxAnimationFrames
+        pipeline.maxPlayedPixelCount = configuration.animationPixelLimit
         pipeline.memoryCache = MemoryCache(
             configuration: .init(costLimit: configuration.memoryShares.imageCache - frameBudget))
         pipeline.diskCacheDirectory = configuration.cacheDirectory

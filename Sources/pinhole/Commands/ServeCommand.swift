@@ -18,7 +18,9 @@ enum ServeCommand {
         .value("--max-src-bytes", "N", help: "Most bytes read from a source. Default: 20000000."),
         .value(
             "--max-animation-frames", "N",
-            help: "Most frames of an animated answer (an:1); more gives the first frame. Default: 256."),
+            help: "Most frames of an animated answer (an:1); more gives the first frame. Default: 256."
+                + " A source that declares over \(SourcePolicy.untrustedMaxFrameCount) frames is refused"
+                + " (422 too_many_frames), still answers too."),
         .value(
             "--max-animation-pixels", "N",
             help: "Most pixels of an animated answer's frames together. Default: 16000000."),
