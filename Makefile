@@ -15,6 +15,7 @@ SWIFT_BUILD_FLAGS ?=
 
 deps:
 	@scripts/install-deps.sh
+	@scripts/bench-venv.sh >/dev/null
 
 # swift format lint --strict (.swift-format) and no Swift line over 120 columns.
 lint:
