@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak of one `pinhole serve` (with --cache-dir) under mixed wrk load for MINUTES: hot keys (a few thumbnails
-# asked for again and again), cold keys (each thumbnail new), four output formats (f:jpg, f:png, f:webp and
+# asked for again and again), cold keys (each thumbnail new, of a source URL not asked before), four output formats (f:jpg, f:png, f:webp and
 # f:avif, and by Accept), and about 5 % bad sources (404, random bytes, an HTML page). Every 10 s it samples the
 # server's RSS (VmRSS), open file descriptors and threads from /proc. Not run by CI.
 #
@@ -52,8 +52,11 @@ origin_server_block "$ORIGIN_PORT" "$work/origin" "$work/origin.log" > "$work/se
 start_nginx "$work/nginx" "$work/servers.conf"
 wait_for "http://127.0.0.1:$ORIGIN_PORT/probe.txt"
 
-# The requests, shuffled with a fixed seed: 45 % hot (8 thumbnails), 50 % cold (each one new: a source at one
-# of 400 widths in one of the four formats, until those run out), 5 % bad (a bad source at a new width).
+# The requests, shuffled with a fixed seed: 45 % hot (8 thumbnails), 50 % cold (each one new: a photo at one
+# of 400 widths in one of the four formats, its URL made new by a query the origin ignores, so that every cold
+# request downloads, decodes and stores, and the disk cache fills and evicts), 5 % bad (a bad source at a new
+# width). 400,000 of them, more than 10 minutes take on this machine: wrk wraps around (`wrapped`) only in a
+# longer run, and the cold ones asked for again then are cached.
 python3 - "$work/paths.txt" "$ORIGIN_PORT" "${good[@]}" <<'PY'
 import random, sys
 out, port, names = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -63,20 +66,16 @@ formats = [("f:jpg/", ""), ("f:png/", ""), ("f:webp/", ""), ("f:avif/", ""),
            ("", "image/avif,image/webp,*/*"), ("", "image/webp,*/*")]
 hot = [(f"/_/rs:fit:{w}:{w}/{opt}{source(name)}", accept)
        for (name, w, (opt, accept)) in zip(names[:8], [160, 320] * 4, formats * 2)]
-cold = [(f"/_/rs:fit:{w}:{w}/{opt}{source(name)}", accept)
-        for name in names for w in range(100, 500) for (opt, accept) in formats[:4]]
-rng.shuffle(cold)
 bad_names = ["bad-missing.jpg", "bad-garbage.jpg", "bad-page.jpg"]
-lines, cold_index = [], 0
-for i in range(200_000):
+lines = []
+for i in range(400_000):
     roll = rng.random()
     if roll < 0.45:
         path, accept = rng.choice(hot)
-    elif roll < 0.95 and cold_index < len(cold):
-        path, accept = cold[cold_index]
-        cold_index += 1
     elif roll < 0.95:
-        path, accept = rng.choice(hot)
+        opt, accept = rng.choice(formats[:4])
+        w = rng.randrange(100, 500)
+        path = f"/_/rs:fit:{w}:{w}/{opt}{source(rng.choice(names))}%3Fsoak%3D{i}"
     else:
         path, accept = f"/_/rs:fit:{rng.randrange(100, 2000)}:0/{source(rng.choice(bad_names))}", ""
     lines.append(path + ("\t" + accept if accept else ""))

@@ -39,14 +39,9 @@ struct DeploymentManifestTests {
         // Given a copy of deploy/ whose container has `readynessProbe` and its port as the string "8080"
         let temporary = try TemporaryDirectory(prefix: "deploy")
         defer { temporary.remove() }
-        let copy = temporary.fileURL("deploy")
-        try await onOwnThread { try FileManager.default.copyItem(at: Self.deploy, to: copy) }
-        let manifest = copy.appendingPathComponent("kubernetes/deployment.yaml").path
-        let text = try await readText(atPath: manifest)
-        try #require(text.contains("readinessProbe:") && text.contains("containerPort: 8080"))
-        let broken = text.replacingOccurrences(of: "readinessProbe:", with: "readynessProbe:")
-            .replacingOccurrences(of: "containerPort: 8080", with: "containerPort: \"8080\"")
-        try await writeData(Data(broken.utf8), toPath: manifest)
+        let copy = try await Self.copyOfDeploy(
+            in: temporary,
+            replacing: ["readinessProbe:": "readynessProbe:", "containerPort: 8080": "containerPort: \"8080\""])
         // When the schema checker validates the copy
         let result = try await SpawnedProcess.run([
             try await Self.venvPython(), Self.schemaChecker, "--deploy", copy.path,
@@ -56,6 +51,21 @@ struct DeploymentManifestTests {
         #expect(
             result.stdout.contains("containers.0.readynessProbe: Extra inputs are not permitted"), "\(result.stdout)")
         #expect(result.stdout.contains("ports.0.containerPort: Input should be a valid integer"), "\(result.stdout)")
+    }
+
+    /// A copy of deploy/ in `temporary` whose deployment.yaml has each key of `replacing` (which it must contain)
+    /// replaced by its value.
+    static func copyOfDeploy(in temporary: TemporaryDirectory, replacing: [String: String]) async throws -> URL {
+        let copy = temporary.fileURL("deploy")
+        try await onOwnThread { try FileManager.default.copyItem(at: Self.deploy, to: copy) }
+        let manifest = copy.appendingPathComponent("kubernetes/deployment.yaml").path
+        var text = try await readText(atPath: manifest)
+        for (old, new) in replacing {
+            try #require(text.contains(old), "deployment.yaml has no \(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        try await writeData(Data(text.utf8), toPath: manifest)
+        return copy
     }
 
     /// The python3 of scripts/bench-venv.sh (which creates the venv when it is absent).
@@ -70,15 +80,8 @@ struct DeploymentManifestTests {
         // Given a copy of deploy/ whose readiness probe asks for port 8081 while the server listens on 8080
         let temporary = try TemporaryDirectory(prefix: "deploy")
         defer { temporary.remove() }
-        let copy = temporary.fileURL("deploy")
-        try await onOwnThread { try FileManager.default.copyItem(at: Self.deploy, to: copy) }
-        let manifest = copy.appendingPathComponent("kubernetes/deployment.yaml").path
-        let text = try await readText(atPath: manifest)
-        let probe = "readinessProbe:\n            httpGet: {path: /health, port: 8080}"
-        try #require(text.contains(probe))
-        let broken = text.replacingOccurrences(
-            of: probe, with: "readinessProbe:\n            httpGet: {path: /health, port: 8081}")
-        try await writeData(Data(broken.utf8), toPath: manifest)
+        let probe = "readinessProbe:\n            httpGet: {path: /health, port: "
+        let copy = try await Self.copyOfDeploy(in: temporary, replacing: [probe + "8080}": probe + "8081}"])
         // When the checker reads the copy
         let result = try await SpawnedProcess.run([Self.python, Self.checker, "--deploy", copy.path])
         // Then it fails and names the probe and the port

@@ -71,13 +71,17 @@ struct UnstoredDownloadTests {
         #expect(await eventually { await disk.entry(for: ImageRequest(url: url).sourceKey) != nil })
     }
 
-    @Test func aResponseThatMayNotBeStoredIsDownloadedAgainForTheNextSize() async throws {
-        // Given a source answered with `no-store`, its first decode under way
+    /// `no-store`: HTTP forbids reusing the bytes; `max-age=0`: stored, but stale at once, so not without asking.
+    @Test(arguments: ["no-store", "max-age=0"])
+    func aResponseThatMayNotAnswerWithoutTheOriginIsDownloadedAgainForTheNextSize(cacheControl: String)
+        async throws
+    {
+        // Given a source answered with that `Cache-Control`, its first decode under way
         let fixture = try Fixture()
         defer { fixture.close() }
-        let url = PipelineFixture.url("no-store.jpg")
+        let url = PipelineFixture.url("\(cacheControl).jpg")
         var response = FakeImage.response(for: url)
-        response.headers["cache-control"] = "no-store"
+        response.headers["cache-control"] = cacheControl
         let first = try await fixture.firstSizeDecoding(url, response: response)
 
         // When another size of it is asked for
@@ -87,30 +91,9 @@ struct UnstoredDownloadTests {
         _ = try await first.response
         let large = try await second.response
 
-        // Then the origin was asked again: HTTP forbids reusing those bytes
-        #expect(fixture.loader.calls == [url, url])
-        #expect(FakeImage.isImage(large.image, of: url))
-        #expect(fixture.pipeline.metrics.downloadsReused == 0)
-    }
-
-    @Test func aResponseThatMustBeRevalidatedIsNotReusedWithoutAskingTheOrigin() async throws {
-        // Given a source answered with `max-age=0` (stored, but stale at once), its first decode under way
-        let fixture = try Fixture()
-        defer { fixture.close() }
-        let url = PipelineFixture.url("max-age-0.jpg")
-        var response = FakeImage.response(for: url)
-        response.headers["cache-control"] = "max-age=0"
-        let first = try await fixture.firstSizeDecoding(url, response: response)
-
-        // When another size of it is asked for
-        let second = try await fixture.secondSize(url)
-        fixture.loader.release(url, with: .success(response))
-        fixture.decoder.releaseAll()
-        _ = try await first.response
-        _ = try await second.response
-
         // Then the origin was asked again
         #expect(fixture.loader.calls == [url, url])
+        #expect(FakeImage.isImage(large.image, of: url))
         #expect(fixture.pipeline.metrics.downloadsReused == 0)
     }
 
