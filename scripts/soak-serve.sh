@@ -8,7 +8,8 @@
 #
 # Prints the samples as a table on stderr and one JSON summary on stdout: requests and throughput, answers by
 # status for good and for bad sources (from the server's access log) and wrk's socket errors, and RSS, FDs and
-# threads (first sample, max, last, and the RSS change over the second half of the run).
+# threads (first sample, max, last, and the RSS change over the second half of the run; `peakVmHWM`, the server's
+# highest RSS over its whole life, which sampling misses).
 # Environment: PINHOLE_BIN (default .build/release/pinhole, built when absent), SOAK_CONNECTIONS (default 4),
 # SOAK_INTERVAL (seconds between samples, default 10).
 set -euo pipefail
@@ -110,6 +111,8 @@ done
 wait "$wrk_pid" || { echo "[soak] wrk failed:" >&2; cat "$work/wrk.txt" >&2; exit 1; }
 sleep 30  # idle: does RSS come back down?
 sample 0
+# The highest RSS over the server's life: the 10-s samples miss peaks that last a fraction of a second.
+awk '/^VmHWM:/ { print $2 }' "/proc/$serve_pid/status" > "$work/hwm.txt"
 
 python3 - "$work" "$seconds" <<'PY'
 import collections, json, sys
@@ -143,7 +146,7 @@ print(json.dumps({
     "nonSuccessDetail": dict(sorted(codes.items())),
     "rssMB": {"first": mb(during[0][1]), "max": mb(max(s[1] for s in during)), "last": mb(during[-1][1]),
               "secondHalfChange": mb(half[-1][1] - half[0][1]) if half else None,
-              "after30sIdle": mb(samples[-1][1])},
+              "after30sIdle": mb(samples[-1][1]), "peakVmHWM": mb(int(open(f"{work}/hwm.txt").read()))},
     "fds": {"first": during[0][2], "max": max(s[2] for s in during), "last": during[-1][2],
             "after30sIdle": samples[-1][2]},
     "threads": {"first": during[0][3], "max": max(s[3] for s in during), "last": during[-1][3]},
