@@ -49,11 +49,7 @@ extension AnimatedImage {
     }
 
     /// The pixels every frame holds together (``frameCount`` × ``frameSize``); `Int.max` when that overflows.
-    public var totalFramePixelCount: Int {
-        let (perFrame, overflow) = frameSize.width.multipliedReportingOverflow(by: frameSize.height)
-        let (total, overflows) = perFrame.multipliedReportingOverflow(by: frameCount)
-        return overflow || overflows ? Int.max : total
-    }
+    public var totalFramePixelCount: Int { frameSize.pixelCount(frames: frameCount) }
 
     /// The animation written out by `encoder`, and the frames written, as `pinhole thumbnail --animated` and
     /// `pinhole serve` write it: ``totalFramePixelCount`` reserved in `budget` before any frame is decoded, every

@@ -45,12 +45,11 @@ extension ImagePipeline {
     }
 
     /// Whether `frameCount` frames of `frameSize` are within what the pipeline plays
-    /// (``Configuration/maxPlayedFrameCount``, ``Configuration/maxPlayedPixelCount``; an overflow is not).
+    /// (``Configuration/maxPlayedFrameCount``, ``Configuration/maxPlayedPixelCount``; an overflow is not, unless
+    /// there is no pixel limit).
     private func plays(frameCount: Int, of frameSize: PixelSize) -> Bool {
-        let (perFrame, overflow) = frameSize.width.multipliedReportingOverflow(by: frameSize.height)
-        let (total, overflows) = perFrame.multipliedReportingOverflow(by: frameCount)
-        return frameCount <= configuration.maxPlayedFrameCount && !overflow && !overflows
-            && total <= configuration.maxPlayedPixelCount
+        frameCount <= configuration.maxPlayedFrameCount
+            && frameSize.pixelCount(frames: frameCount) <= configuration.maxPlayedPixelCount
     }
 
     /// The first frame and the animation of `data`, which a still decode found cut short, for an

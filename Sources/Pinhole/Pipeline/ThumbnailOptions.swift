@@ -173,5 +173,11 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         return overflow ? Int.max : product
     }
 
+    /// ``pixelCount`` × `frames`: the pixels of that many frames of this size; `Int.max` when it does not fit.
+    public func pixelCount(frames: Int) -> Int {
+        let (product, overflow) = pixelCount.multipliedReportingOverflow(by: frames)
+        return overflow ? Int.max : product
+    }
+
     public var description: String { "\(width)×\(height)" }
 }
