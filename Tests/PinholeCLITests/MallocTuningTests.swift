@@ -8,7 +8,7 @@ import Testing
 
 /// The command line's glibc `malloc` tuning (`MallocTuning.apply(for:)` with `PinholeCLI.mallocWorkload`): arenas
 /// keep 64 MiB of free memory at their top, so a batch of photos does not fault the same pages in again for every
-/// thumbnail; the long-lived commands, the server among them, do not pad.
+/// thumbnail; the long-lived commands, the server among them, do not pad and keep one arena per core.
 @Suite(.timeLimit(scaledMinutes: 3))
 struct MallocTuningTests {
     struct Summary: Decodable {
@@ -49,6 +49,36 @@ struct MallocTuningTests {
         #expect(
             withPolicy.pageFaults * 4 < withDefault.pageFaults * 3,
             "\(withPolicy.pageFaults) page faults with the policy, \(withDefault.pageFaults) without")
+    }
+
+    struct ArenaReport: Decodable {
+        var succeeded: Int
+        var arenaCount: Int
+    }
+
+    @Test(.enabled(if: !PinholeBinary.isSanitized, "a sanitizer's allocator has no glibc arenas"))
+    func aLongLivedCommandKeepsAtMostOneArenaPerCoreWhateverItsThreads() async throws {
+        // Given four decoding threads per core (at least 8), each with a JPEG of its own to decode at once
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let threads = max(8, 4 * cores)
+        let directory = try TemporaryDirectory(prefix: "pinhole-cli")
+        defer { directory.remove() }
+        for index in 1...threads { try directory.copyFixture("large-4096x4096.jpg", to: "in/\(index).jpg") }
+        let arguments = ["debug", "rss-many", "--parallel", "\(threads)"] + (1...threads).map { "in/\($0).jpg" }
+
+        // When a long-lived command (debug, the footprint tuning as serve and gallery) runs them, and again with
+        // the user's own MALLOC_ARENA_MAX of 64 (which the tuning leaves alone: glibc's default behaviour)
+        let tuned = try await PinholeBinary.run(arguments, in: directory.path)
+        let untuned = try await PinholeBinary.run(
+            arguments, in: directory.path, environment: ["MALLOC_ARENA_MAX": "64"])
+        let tunedReport = try JSONDecoder().decode(ArenaReport.self, from: Data(tuned.stdout.utf8))
+        let untunedReport = try JSONDecoder().decode(ArenaReport.self, from: Data(untuned.stdout.utf8))
+
+        // Then both decode every file; the tuned process has at most one arena per core (the freed memory a busy
+        // server keeps is per arena), where glibc alone gives the threads arenas of their own
+        #expect(tunedReport.succeeded == threads && untunedReport.succeeded == threads)
+        #expect(tunedReport.arenaCount >= 1 && tunedReport.arenaCount <= cores, "\(tunedReport.arenaCount) arenas")
+        #expect(untunedReport.arenaCount > cores, "\(untunedReport.arenaCount) arenas without the tuning")
     }
 
     @Test(

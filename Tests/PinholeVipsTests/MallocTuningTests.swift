@@ -9,24 +9,33 @@ import Testing
 @Suite(.serialized, .timeLimit(scaledMinutes: 1))
 struct MallocTuningTests {
     @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores mallopt"))
-    func theFootprintTuningPinsTheMmapThresholdAndPadsNothing() {
+    func theFootprintTuningPinsTheMmapThresholdLimitsTheArenasAndPadsNothing() {
         // Given no MALLOC_* variable of the user's, When the footprint tuning is applied
-        let settings = MallocTuning.apply(for: .footprint, environment: [:])
+        let settings = MallocTuning.apply(
+            for: .footprint, environment: [:], cores: ProcessInfo.processInfo.activeProcessorCount)
 
-        // Then glibc took the 256 KiB threshold and no top pad was set. (What the threshold does is measured in a
-        // fresh process, BENCHMARKS.md "glibc malloc tuning": in this test process other tests' freed memory
-        // answers large blocks from the arenas whatever the threshold, so a block's placement proves nothing.)
-        #expect(settings == .init(mmapThresholdBytes: 256 * 1024, topPadBytes: nil))
+        // Then glibc took the 256 KiB threshold and an arena per core, and no top pad was set. (What the threshold
+        // does is measured in a fresh process, BENCHMARKS.md "glibc malloc tuning": in this test process other
+        // tests' freed memory answers large blocks from the arenas whatever the threshold, so a block's placement
+        // proves nothing; the arena limit is seen in a fresh process by PinholeCLITests' MallocTuningTests.)
+        #expect(
+            settings
+                == .init(
+                    mmapThresholdBytes: 256 * 1024, topPadBytes: nil,
+                    arenaLimit: ProcessInfo.processInfo.activeProcessorCount))
     }
 
     @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores mallopt and mallinfo2"))
     func aUsersOwnSettingsAreLeftAlone() {
-        // Given a user who set both variables to numbers, When the throughput tuning is applied
-        let settings = MallocTuning.apply(
+        // Given a user who set the variables to numbers, When either tuning is applied
+        let throughput = MallocTuning.apply(
             for: .throughput, environment: ["MALLOC_MMAP_THRESHOLD_": "262144", "MALLOC_TOP_PAD_": "0x20000"])
+        let footprint = MallocTuning.apply(
+            for: .footprint, environment: ["MALLOC_MMAP_THRESHOLD_": "262144", "MALLOC_ARENA_MAX": "16"])
 
-        // Then neither is set over them
-        #expect(settings == .init(mmapThresholdBytes: nil, topPadBytes: nil))
+        // Then none is set over them
+        #expect(throughput == .init(mmapThresholdBytes: nil, topPadBytes: nil))
+        #expect(footprint == .init(mmapThresholdBytes: nil, topPadBytes: nil, arenaLimit: nil))
     }
 
     @Test(.enabled(if: !LoadFactor.isSanitizedRun, "a sanitizer's allocator ignores malloc_trim and mallinfo2"))

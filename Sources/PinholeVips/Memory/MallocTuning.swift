@@ -14,14 +14,16 @@ import Foundation
 ///
 /// The settings are process-wide, so Pinhole never applies them by itself. `pinhole gallery` and `pinhole serve`
 /// (which also calls ``releaseFreeMemory()`` after a second without answers) use ``Workload/footprint``;
-/// `pinhole thumbnail` uses ``Workload/throughput``. A `MALLOC_MMAP_THRESHOLD_` or
-/// `MALLOC_TOP_PAD_` environment variable set to a number keeps the user's value. Does nothing without glibc or
+/// `pinhole thumbnail` uses ``Workload/throughput``. A `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TOP_PAD_` or
+/// `MALLOC_ARENA_MAX` environment variable set to a number keeps the user's value. Does nothing without glibc or
 /// under a sanitizer's allocator. Figures per format: README, "Measured"; BENCHMARKS.md, "glibc malloc tuning".
 public enum MallocTuning {
     /// What the process trades: memory that follows use, or CPU saved by keeping freed memory for the next image.
     public enum Workload: Sendable {
         /// Memory follows use (an app, a server, any process that lives on after bursts of decodes):
-        /// blocks of ``mmapThresholdBytes`` and more are mapped on their own, nothing is padded.
+        /// blocks of ``mmapThresholdBytes`` and more are mapped on their own, nothing is padded, and there are
+        /// at most as many arenas as cores (glibc's default is 8 per core): each arena keeps the memory its
+        /// threads freed until a trim, so a busy process with many threads holds freed memory many times over.
         case footprint
         /// Fewer page faults (a batch that exits): as ``footprint``, and each arena keeps ``topPadBytes`` free at
         /// its top instead of giving pages back and faulting them in again for the next image. A long-lived
@@ -36,6 +38,8 @@ public enum MallocTuning {
         public var mmapThresholdBytes: Int?
         /// `M_TOP_PAD` as set, in bytes.
         public var topPadBytes: Int?
+        /// `M_ARENA_MAX` as set: the most arenas, the main one included.
+        public var arenaLimit: Int? = nil
     }
 
     /// The allocator's figures (`mallinfo2`), in bytes; all 0 without glibc.
@@ -44,8 +48,11 @@ public enum MallocTuning {
         public var mappedBytes: Int
         /// What the arenas took from the system.
         public var arenaBytes: Int
-        /// Free memory held inside the arenas: what ``releaseFreeMemory()`` can give back.
+        /// Free memory inside the arenas, resident or not: ``releaseFreeMemory()`` gives its pages back to the
+        /// system, and glibc still counts them here.
         public var freeBytes: Int
+        /// Arenas in use, the main one included (`malloc_info`).
+        public var arenaCount: Int
     }
 
     /// The mmap threshold both workloads set: 256 KiB.
@@ -56,12 +63,18 @@ public enum MallocTuning {
     /// Applies the settings of `workload` to this process. Call once, at start. Thread-safe, but the settings are
     /// the whole process's.
     ///
-    /// - Parameter environment: where a user's own `MALLOC_MMAP_THRESHOLD_` / `MALLOC_TOP_PAD_` is looked up;
-    ///   `nil` (the default) for the process's environment.
+    /// - Parameters:
+    ///   - environment: where a user's own `MALLOC_MMAP_THRESHOLD_` / `MALLOC_TOP_PAD_` / `MALLOC_ARENA_MAX` is
+    ///     looked up; `nil` (the default) for the process's environment.
+    ///   - cores: the arena limit of ``Workload/footprint``; `nil` (the default) for the active processor count.
     /// - Returns: what was set.
     @discardableResult
-    public static func apply(for workload: Workload, environment: [String: String]? = nil) -> Settings {
+    public static func apply(
+        for workload: Workload, environment: [String: String]? = nil,
+        cores: Int? = nil
+    ) -> Settings {
         let environment = environment ?? ProcessInfo.processInfo.environment
+        let cores = max(1, cores ?? ProcessInfo.processInfo.activeProcessorCount)
         var settings = Settings()
         if !setsNumber(environment["MALLOC_MMAP_THRESHOLD_"]),
             CPinholeVips_set_mmap_threshold(Int32(mmapThresholdBytes)) == 1
@@ -72,6 +85,11 @@ public enum MallocTuning {
             CPinholeVips_set_top_pad(Int32(topPadBytes)) == 1
         {
             settings.topPadBytes = topPadBytes
+        }
+        if workload == .footprint, !setsNumber(environment["MALLOC_ARENA_MAX"]),
+            CPinholeVips_set_arena_max(Int32(clamping: cores)) == 1
+        {
+            settings.arenaLimit = cores
         }
         return settings
     }
@@ -89,7 +107,7 @@ public enum MallocTuning {
         let figures = CPinholeVips_malloc_figures()
         return Figures(
             mappedBytes: Int(figures.mapped_bytes), arenaBytes: Int(figures.arena_bytes),
-            freeBytes: Int(figures.free_bytes))
+            freeBytes: Int(figures.free_bytes), arenaCount: Int(figures.arena_count))
     }
 
     /// Whether an environment variable's `value` is a number glibc's tunables take (decimal, or hexadecimal after

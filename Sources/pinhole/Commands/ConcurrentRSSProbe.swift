@@ -5,7 +5,7 @@ import PinholeShared
 import PinholeVips
 
 /// `pinhole debug rss-many FILE… [--size PIXELS] [--parallel N]`: thumbnails every file at once through the real
-/// pipeline and reports the process's peak RSS as one JSON line.
+/// pipeline and reports the process's peak RSS and glibc's arena count as one JSON line.
 ///
 /// `--parallel` is the pipeline's processing limit and the decoder's thread count (all files by default: the
 /// worst case, every decode in flight together). The memory cache is off, so the figure is the decodes'
@@ -19,6 +19,8 @@ enum ConcurrentRSSProbe {
         var failures: [String] = []
         var baselineResidentBytes = 0
         var peakResidentBytes = 0
+        /// glibc's arenas at the end (the main one included): at most the core count under the footprint tuning.
+        var arenaCount = 0
     }
 
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
@@ -57,6 +59,7 @@ enum ConcurrentRSSProbe {
         report.failures = outcomes.compactMap { $0 }
         report.succeeded = outcomes.count - report.failures.count
         report.peakResidentBytes = ProcessStats.peakResidentBytes()
+        report.arenaCount = MallocTuning.figures.arenaCount
         DebugCommand.printJSON(report)
         return report.failures.isEmpty ? 0 : 1
     }
