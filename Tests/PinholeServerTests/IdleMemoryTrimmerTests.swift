@@ -35,7 +35,7 @@ struct IdleMemoryTrimmerTests {
         #expect(await eventually { trimmer.trimCount == 1 })
     }
 
-    @Test func theServerTrimsAfterItsLastAnswerAndCountsItInMetrics() async throws {
+    @Test func theServerTrimsAfterItsLastAnswerAndReportsItsMemoryInMetrics() async throws {
         let harness = try ServerHarness()
         defer { Task { await harness.stop() } }
         harness.origin.route("/p.jpg", .image(try await OriginImages.halves()))
@@ -43,5 +43,25 @@ struct IdleMemoryTrimmerTests {
         #expect(await eventually { harness.server.memoryTrimmer.trimCount == 1 })
         let metrics = String(decoding: try await harness.get("/metrics").body, as: UTF8.self)
         #expect(metrics.contains("pinhole_memory_trims_total 1\n"))
+        // And the process's resident size and, outside a sanitizer (whose allocator has no arenas), glibc's
+        // figures: what the budget does not count
+        let resident = PrometheusSample.value("pinhole_process_resident_bytes", in: metrics)
+        #expect((resident ?? 0) > 1_000_000, "\(String(describing: resident))")
+        if !LoadFactor.isSanitizedRun {
+            #expect((PrometheusSample.value("pinhole_malloc_arenas", in: metrics) ?? 0) >= 1)
+            #expect((PrometheusSample.value("pinhole_malloc_arena_bytes", in: metrics) ?? 0) > 0)
+            #expect(PrometheusSample.value("pinhole_malloc_arena_free_bytes", in: metrics) != nil)
+            #expect(PrometheusSample.value("pinhole_malloc_mapped_bytes", in: metrics) != nil)
+        }
+    }
+}
+
+/// One sample's value from Prometheus' text format.
+enum PrometheusSample {
+    static func value(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").lazy.compactMap { line -> Double? in
+            let parts = line.split(separator: " ")
+            return parts.count == 2 && parts[0] == name ? Double(parts[1]) : nil
+        }.first
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PinholeShared
+import PinholeVips
 
 /// The server's own counters and latency histogram, rendered with the pipeline's in Prometheus' text format
 /// (<https://prometheus.io/docs/instrumenting/exposition_formats/>), every name prefixed `pinhole_`.
@@ -48,6 +49,10 @@ final class ServerMetrics: Sendable {
         var draining: Bool
         /// Times freed memory was given back to the system after a burst.
         var memoryTrims = 0
+        /// The process's resident size (`VmRSS`), in bytes.
+        var residentBytes = 0
+        /// glibc's allocator figures (all 0 without glibc); `nil` leaves them out.
+        var allocator: MallocTuning.Figures? = nil
         /// The admission controller's state and its limits, when there is one.
         var admission: (state: AdmissionController.Snapshot, limits: AdmissionController.Limits)?
         /// The pipeline's stage times over the answers, when they are collected.
@@ -96,9 +101,31 @@ final class ServerMetrics: Sendable {
         metric(
             "memory_trims_total", "counter", "Times freed memory was given back to the system after a burst.",
             [("", "\(snapshot.memoryTrims)")])
+        Self.render(process: snapshot, into: metric)
         if let (admission, limits) = snapshot.admission { Self.render(admission, limits: limits, into: metric) }
         snapshot.stages?.render(into: metric)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The process's resident size and where its heap is: what `--memory-budget` does not count (the idle
+    /// process, freed memory the allocator keeps) is read here against `pinhole_memory_budget_bytes`.
+    static func render(
+        process snapshot: Snapshot, into metric: (String, String, String, [(labels: String, value: String)]) -> Void
+    ) {
+        metric(
+            "process_resident_bytes", "gauge", "Resident size of the process (VmRSS).",
+            [("", "\(snapshot.residentBytes)")])
+        guard let allocator = snapshot.allocator else { return }
+        metric(
+            "malloc_arena_bytes", "gauge", "Bytes glibc's arenas took from the system (mallinfo2 arena).",
+            [("", "\(allocator.arenaBytes)")])
+        metric(
+            "malloc_arena_free_bytes", "gauge", "Free bytes in the arenas, resident until a trim (mallinfo2 fordblks).",
+            [("", "\(allocator.freeBytes)")])
+        metric(
+            "malloc_mapped_bytes", "gauge", "Bytes in blocks mapped on their own (mallinfo2 hblkhd).",
+            [("", "\(allocator.mappedBytes)")])
+        metric("malloc_arenas", "gauge", "glibc arenas, the main one included.", [("", "\(allocator.arenaCount)")])
     }
 
     /// The admission controller's gauges and refusals.

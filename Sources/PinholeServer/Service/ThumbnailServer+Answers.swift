@@ -1,5 +1,7 @@
 import Foundation
 import Pinhole
+import PinholeShared
+import PinholeVips
 
 extension ThumbnailServer {
     /// The processing URL of `path`, its signature checked.
@@ -66,7 +68,8 @@ extension ThumbnailServer {
             ],
             decodes: counts.decodes, encodes: service.encodes, bytesReceived: counts.bytesReceived,
             memoryBudgetBytes: configuration.memoryBudget, memoryInUseBytes: memoryInUse, draining: isDraining,
-            memoryTrims: memoryTrimmer.trimCount,
+            memoryTrims: memoryTrimmer.trimCount, residentBytes: ProcessStats.residentBytes(),
+            allocator: MallocTuning.figures,
             admission: service.configuration.admission.map { ($0.snapshot, $0.limits) }, stages: service.stageTimes)
         return ServerResponse(
             status: 200,
