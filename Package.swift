@@ -34,10 +34,13 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Fixed-argument wrappers over libvips' variadic calls and macros (Swift cannot call either).
         .target(name: "CPinholeVips", dependencies: ["CVips"]),
-        // Truncation evidence from the codec libraries themselves (Debian: libgif-dev, libwebp-dev, libheif-dev).
+        // Truncation evidence from the codec libraries themselves, and whether a WebP is lossless (Debian: libgif-dev,
+        // libwebp-dev, libheif-dev).
         .target(
             name: "CPinholeCodecs",
-            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("heif")]
+            linkerSettings: [
+                .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("heif"),
+            ]
         ),
         // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev): the JPEG fast path and the benchmark's floor.
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -4,6 +4,7 @@
 #include <gif_lib.h>
 #include <libheif/heif.h>
 #include <string.h>
+#include <webp/decode.h>
 #include <webp/demux.h>
 
 // MARK: - GIF (giflib)
@@ -124,6 +125,30 @@ int CPinholeCodecs_webp_ends_early(const void *buf, size_t len) {
     default:
         return -1;
     }
+}
+
+int CPinholeCodecs_webp_is_lossless(const void *buf, size_t len) {
+    WebPData data = {buf, len};
+    WebPDemuxState state = WEBP_DEMUX_PARSE_ERROR;
+    WebPDemuxer *demuxer = WebPDemuxPartial(&data, &state);
+    if (demuxer == NULL) {
+        return -1;
+    }
+    int lossless = 0;
+    int seen = 0;
+    WebPIterator frame;
+    if (WebPDemuxGetFrame(demuxer, 1, &frame)) {
+        do {
+            WebPBitstreamFeatures features;
+            if (WebPGetFeatures(frame.fragment.bytes, frame.fragment.size, &features) == VP8_STATUS_OK) {
+                seen = 1;
+                lossless = features.format == 2;
+            }
+        } while (!lossless && WebPDemuxNextFrame(&frame));
+        WebPDemuxReleaseIterator(&frame);
+    }
+    WebPDemuxDelete(demuxer);
+    return seen ? lossless : -1;
 }
 
 // MARK: - HEIF and AVIF (libheif)

@@ -9,6 +9,8 @@ struct VipsHeader {
     var info: DecodedImage.SourceInfo
     /// Stored width × height of one frame, in pixels.
     var framePixelCount: Int
+    /// Whether the stored pixels have an alpha band (the resize premultiplies them, in floats).
+    var hasAlpha = false
     /// Whether the decode applies EXIF orientation (not for HEIF/AVIF: see ``VipsDecoder``).
     var appliesOrientation: Bool
     /// The profiles to give `vips_thumbnail`: export to sRGB only when there is something to convert from (an
@@ -121,6 +123,7 @@ extension VipsDecoder {
         return VipsHeader(
             info: info,
             framePixelCount: width * height,
+            hasAlpha: raw.hasAlpha != 0,
             appliesOrientation: !isHEIF,
             colourProfiles: (import: nil, export: converts ? "srgb" : nil),
             ignoredProfile: ignoredProfile,

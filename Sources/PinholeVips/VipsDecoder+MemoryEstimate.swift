@@ -1,3 +1,4 @@
+import CPinholeCodecs
 public import Foundation
 public import Pinhole
 
@@ -9,8 +10,10 @@ extension VipsDecoder {
     /// - Loaded pixels: JPEG at its DCT load shrink (1/2, 1/4, 1/8), 4 bytes a pixel, and for a progressive JPEG
     ///   the whole frame's coefficients (libjpeg holds them all: 3 bytes a pixel); SVG at the resized size; PNG
     ///   the whole frame at 3 bytes a pixel; HEIF/AVIF at 8 (libheif's planes and libvips' copy); GIF at 14 (the
-    ///   GIF decoder's frame, libvips' copy and the previous frame it keeps); WebP and every
-    ///   other format the whole frame at 4. Measured peaks: BENCHMARKS.md, "Memory admission".
+    ///   GIF decoder's frame, libvips' copy and the previous frame it keeps); lossless WebP at 9 (libwebp's
+    ///   decoded frame and its output); lossy WebP and every other format the whole frame at 4. An alpha band
+    ///   adds what its premultiplied resize holds: 3 bytes a pixel (2 for lossy WebP, none for lossless, whose
+    ///   frame already has it; not GIF's, counted in its 14). Measured peaks: BENCHMARKS.md, "Memory admission".
     /// - At least twice the output pixels at 4 bytes (what the encode that follows holds), so a decode is admitted
     ///   only when its encode can be too.
     /// - The header's limits are checked first, as the decode checks them.
@@ -64,17 +67,27 @@ extension VipsDecoder {
         case .svg where options.thumbnail != nil:
             loaded = resized.partialValue * bytesPerPixel
         case .png:
-            loaded = frame * 3
+            loaded = frame * (header.hasAlpha ? 3 + 3 : 3)
+        case .webp where isLosslessWebP(data):
+            loaded = frame * 9
+        case .webp:
+            loaded = frame * (header.hasAlpha ? bytesPerPixel + 2 : bytesPerPixel)
         case .heif, .avif:
-            loaded = frame * 8
+            loaded = frame * (header.hasAlpha ? 8 + 3 : 8)
         case .gif:
             loaded = frame * 14
         default:
-            loaded = frame * bytesPerPixel
+            loaded = frame * (header.hasAlpha ? bytesPerPixel + 3 : bytesPerPixel)
         }
         let decode = data.count + loaded + output.partialValue * bytesPerPixel
         // Never below what the encode of the output reserves after it (twice its pixels): a decode that fits only
         // to be refused at its encode would be work done for a refusal.
         return max(decode, 2 * output.partialValue * bytesPerPixel)
+    }
+
+    /// Whether libwebp reads a frame of `data` as lossless (`VP8L`); a header it cannot read counts as lossless,
+    /// the larger estimate.
+    static func isLosslessWebP(_ data: Data) -> Bool {
+        data.withUnsafeBytes { CPinholeCodecs_webp_is_lossless($0.baseAddress, $0.count) } != 0
     }
 }

@@ -66,4 +66,28 @@ extension MemoryEstimateTests {
         // PNG's run for it: the GIF decoder's frame, libvips' copy and its cache of the last frame)
         #expect(estimate - gif.count >= 14 * 2000 * 2000)
     }
+
+    /// Each 1000×1000 `estimate-*` fixture with the bytes a pixel its decode for a thumbnail was measured to hold
+    /// (`/usr/bin/time -f %M pinhole thumbnail FILE --size 360` on 4000×4000 versions, over a 2×2 PNG's run;
+    /// BENCHMARKS.md, "Memory admission"), and what the estimate had before it counted alpha and lossless WebP.
+    @Test(arguments: [
+        ("estimate-rgb.png", 1.4, 3), ("estimate-rgba.png", 4.6, 3), ("estimate-lossy.webp", 4.0, 4),
+        ("estimate-lossy-rgba.webp", 5.2, 4), ("estimate-lossless.webp", 7.9, 4), ("estimate-rgba.tif", 4.6, 4),
+    ])
+    func anEstimateCoversWhatTheDecodeOfItsBandsAndCodecWasMeasuredToHold(
+        name: String, measuredBytesPerPixel: Double, formerBytesPerPixel: Int
+    ) async throws {
+        // Given a 1000×1000 image of that layout and codec
+        let data = try await Fixtures.read(Fixtures.root.appendingPathComponent("vips/\(name)"))
+        let pixels = 1000 * 1000
+        // When its estimate is read for a thumbnail
+        let loaded = try await decoder.estimatedMemory(of: data, options: thumbnail) - data.count
+        // Then it counts at least what was measured (RGBA, lossy WebP with alpha and lossless WebP were under it
+        // before: a hostile origin could send those to decode far past the budget), and an opaque PNG or lossy
+        // WebP is not counted higher than before
+        #expect(Double(loaded) >= measuredBytesPerPixel * Double(pixels), "\(loaded) bytes for \(name)")
+        if measuredBytesPerPixel <= Double(formerBytesPerPixel) {
+            #expect(loaded <= formerBytesPerPixel * pixels + 40 * 40 * 8, "\(loaded) bytes for \(name)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
-// CPinholeCodecs: asks the codec libraries themselves whether encoded data ends before its image does.
+// CPinholeCodecs: asks the codec libraries themselves whether encoded data ends before its image does (and, for
+// the memory estimate, whether a WebP is lossless).
 //
 // Why it exists: libvips decodes GIF with its own copy of libnsgif, which accepts a GIF cut after a complete
 // frame without a word, and it reports a WebP or HEIF cut short only in its process-global error buffer, whose
@@ -29,6 +30,10 @@ int CPinholeCodecs_gif_whole_frames(const void *buf, size_t len, int *ends_early
 
 /// libwebpdemux (WebPDemuxPartial): 1 when the RIFF container declares more bytes than `len`, 0 when complete.
 int CPinholeCodecs_webp_ends_early(const void *buf, size_t len);
+
+/// libwebp (WebPGetFeatures on each frame libwebpdemux finds): 1 when a frame is lossless (VP8L, whose decoder
+/// holds the whole frame twice), 0 when every frame is lossy, -1 when no frame's header can be read.
+int CPinholeCodecs_webp_is_lossless(const void *buf, size_t len);
 
 /// libheif: 1 when reading the boxes or decoding the primary image fails with heif_suberror_End_of_data, 0 when
 /// both succeed. Decodes the primary image at full size (call it only after another decode failed), unless it
