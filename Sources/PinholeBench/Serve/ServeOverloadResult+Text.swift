@@ -5,6 +5,7 @@ extension ServeOverloadResult {
     /// server's admission counters.
     public var text: String {
         let mb = { (bytes: Int) in Self.format(Double(bytes) / 1_000_000) + " MB" }
+        let cached = cachedBytes.map { mb($0) + " (kept by design, within 3/8 of the budget)" } ?? "(not reported)"
         let environment = serverEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var lines = [
             "pinhole bench serve --overload: \(corpusFiles) photos at \(corpusLongestSide) px longest side "
@@ -26,6 +27,7 @@ extension ServeOverloadResult {
             "            peak RSS \(mb(peakResidentBytes)) (VmHWM), \(mb(sampledPeakResidentBytes)) (VmRSS sampled)",
             "5 recovery: RSS each second after the load (MB): "
                 + recoveryResidentBytes.map { Self.format(Double($0) / 1_000_000, 0) }.joined(separator: " "),
+            "            at the end \(mb(recoveredResidentBytes)), of which the memory caches hold \(cached)",
             "",
             "goals (issue 27):",
         ]
