@@ -28,10 +28,10 @@ struct DiskFullEndToEndTests {
     }
 
     private func serve(on mount: TmpfsMount) async throws {
-        // Given an origin with 8 sources of distinct colours, fresh for an hour
+        // Given an origin with 8 sources of distinct colours, fresh for an hour, and a ninth asked for last
         let origin = try PinholeTestServer()
         defer { origin.stop() }
-        for index in 0..<Self.sources {
+        for index in 0...Self.sources {
             var route = Route.image(try await OriginImages.solid(OriginImages.colour(index), width: 320, height: 240))
             route.headers["cache-control"] = "max-age=3600"
             origin.route("/img/\(index).jpg", route)
@@ -80,6 +80,14 @@ struct DiskFullEndToEndTests {
             #expect(
                 OriginImages.isSolid(try await ServerHarness.decoded(answer.body).image, OriginImages.colour(index)))
         }
+        // And once a new source is stored, one more line says so: the report is re-armed for the next full disk
+        try #require(try await server.get(path(Self.sources)).status == 200)
+        let cacheLinesNow = {
+            await server.process.stderr().split(separator: "\n").filter { $0.contains("disk cache") }
+        }
+        _ = await eventually { await cacheLinesNow().count > 1 }
+        let recovered = await cacheLinesNow()
+        #expect(recovered.count == 2 && recovered.last?.contains("stores succeed again") == true, "\(recovered)")
         // And the server stops cleanly on SIGTERM
         server.process.kill(SIGTERM)
         #expect(try await server.process.waitForExit() == 0)

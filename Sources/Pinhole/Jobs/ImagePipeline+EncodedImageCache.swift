@@ -74,6 +74,7 @@ extension ImagePipeline {
             try await disk.store(payload, metadata: metadata, for: EncodedImageEntry.diskKey(for: key.image))
             context.record(.store, since: storeStart)
             recorder.record { $0.thumbnailDiskWrites += 1 }
+            lazyDiskCache.storeFailures.storeSucceeded()
         } catch is CancellationError {
             return
         } catch {

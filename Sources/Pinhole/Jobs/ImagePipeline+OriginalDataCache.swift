@@ -63,6 +63,7 @@ extension ImagePipeline {
         let store = Task { try await disk.store(data, metadata: metadata, for: key) }
         do {
             try await store.value
+            lazyDiskCache.storeFailures.storeSucceeded()
             return true
         } catch {
             lazyDiskCache.storeFailures.storeFailed(key, error)
