@@ -9,16 +9,21 @@ import Testing
 /// Failed disk-cache stores reach the pipeline's diagnostic handler once per kind of failure, not once per store.
 @Suite(.timeLimit(scaledMinutes: 1))
 struct DiskCacheFailureReportTests {
-    @Test func storesThatAllFailTheSameWayAreReportedOnce() async throws {
-        // Given a pipeline whose disk cache opened and stored an image, then lost its directory
-        let directory = try TemporaryDirectory()
-        let diagnostics = Locked<[String]>([])
+    /// A pipeline of fakes (distinct pixels per URL) with its disk cache in `directory` and its diagnostics kept.
+    static func pipeline(caching directory: TemporaryDirectory, diagnostics: Locked<[String]>) -> ImagePipeline {
         let loader = GatedDataLoader()
         loader.releaseAutomatically()
         var configuration = ImagePipeline.Configuration(decoder: FakeDecoder(), dataLoader: loader)
         configuration.diskCacheDirectory = directory.url
         configuration.onDiagnostic = { line in diagnostics.withLock { $0.append(line) } }
-        let pipeline = ImagePipeline(configuration: configuration)
+        return ImagePipeline(configuration: configuration)
+    }
+
+    @Test func storesThatAllFailTheSameWayAreReportedOnce() async throws {
+        // Given a pipeline whose disk cache opened and stored an image, then lost its directory
+        let directory = try TemporaryDirectory()
+        let diagnostics = Locked<[String]>([])
+        let pipeline = Self.pipeline(caching: directory, diagnostics: diagnostics)
         _ = try await pipeline.image(for: ImageRequest(url: PipelineFixture.url("first.jpg")))
         try #require(await pipeline.diskCache()?.count == 1)
         try FileManager.default.removeItem(at: directory.url)
@@ -62,12 +67,7 @@ struct DiskCacheFailureReportTests {
         // Given a pipeline whose disk cache lost its directory, so that its stores failed and one line said so
         let directory = try TemporaryDirectory()
         let diagnostics = Locked<[String]>([])
-        let loader = GatedDataLoader()
-        loader.releaseAutomatically()
-        var configuration = ImagePipeline.Configuration(decoder: FakeDecoder(), dataLoader: loader)
-        configuration.diskCacheDirectory = directory.url
-        configuration.onDiagnostic = { line in diagnostics.withLock { $0.append(line) } }
-        let pipeline = ImagePipeline(configuration: configuration)
+        let pipeline = Self.pipeline(caching: directory, diagnostics: diagnostics)
         let load = { (name: String) in _ = try await pipeline.image(for: ImageRequest(url: PipelineFixture.url(name))) }
         try await load("first.jpg")
         try FileManager.default.removeItem(at: directory.url)
