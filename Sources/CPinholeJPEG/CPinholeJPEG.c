@@ -80,6 +80,16 @@ int CPinholeJPEG_read_frame(const void *data, size_t length, int scaleDenominato
     frame->progressive = cinfo.progressive_mode ? 1 : 0;
     frame->colorSpace = (int)cinfo.jpeg_color_space;
     frame->componentCount = cinfo.num_components;
+    frame->multipleScans = cinfo.progressive_mode || cinfo.comps_in_scan < cinfo.num_components;
+    frame->coefficientBytes = 0;
+    for (int i = 0; i < cinfo.num_components; i++) {
+        const jpeg_component_info *component = &cinfo.comp_info[i];
+        long long h = component->h_samp_factor > 0 ? component->h_samp_factor : 1;
+        long long v = component->v_samp_factor > 0 ? component->v_samp_factor : 1;
+        long long columns = ((long long)component->width_in_blocks + h - 1) / h * h;
+        long long rows = ((long long)component->height_in_blocks + v - 1) / v * v;
+        frame->coefficientBytes += columns * rows * (long long)sizeof(JBLOCK);
+    }
     for (int i = 0; i < cinfo.num_components && i < CPINHOLEJPEG_MAX_COMPONENTS; i++) {
         frame->componentIDs[i] = cinfo.comp_info[i].component_id;
 #if JPEG_LIB_VERSION >= 70

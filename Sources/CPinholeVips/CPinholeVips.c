@@ -212,6 +212,11 @@ int CPinholeVips_read_header(const void *buf, size_t len, CPinholeVips_Header *o
     out->hasAlpha = vips_image_hasalpha(image);
     out->hasICC = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
     out->iccFit = CPinholeVips_profile_fit(image, out->iccSpace);
+    out->sampleBytes = (int)vips_format_sizeof(image->BandFmt);
+    int interlaced = 0;
+    if (vips_image_get_typeof(image, "interlaced") != 0 && vips_image_get_int(image, "interlaced", &interlaced) == 0) {
+        out->interlaced = interlaced != 0;
+    }
     g_object_unref(image);
     return 0;
 }

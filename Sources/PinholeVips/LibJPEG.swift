@@ -23,6 +23,11 @@ enum LibJPEG {
         var outputHeight: Int
         var isProgressive: Bool
         var components: [Component]
+        /// Progressive, or a baseline image whose first scan lacks a component: libjpeg buffers the whole
+        /// image's coefficients, ``coefficientBytes``.
+        var hasMultipleScans = false
+        /// What that whole-image coefficient buffer takes, in bytes (2 bytes × 64 a block of each component).
+        var coefficientBytes = 0
     }
 
     /// What libjpeg said while decoding: its warnings, and whether the data ended before EOI.
@@ -54,7 +59,8 @@ enum LibJPEG {
         }
         return Frame(
             outputWidth: Int(raw.outputWidth), outputHeight: Int(raw.outputHeight), isProgressive: raw.progressive != 0,
-            components: components)
+            components: components, hasMultipleScans: raw.multipleScans != 0,
+            coefficientBytes: Int(clamping: raw.coefficientBytes))
     }
 
     /// Decodes the JPEG in `bytes` at 1/`scaleDenominator` with block smoothing off, to `bands` 1 (grey) or 3

@@ -11,6 +11,10 @@ struct VipsHeader {
     var framePixelCount: Int
     /// Whether the stored pixels have an alpha band (the resize premultiplies them, in floats).
     var hasAlpha = false
+    /// Bytes of one stored pixel as libvips loads it: bands × bytes a band (3 for 8-bit RGB, 8 for 16-bit RGBA).
+    var storedPixelBytes = 4
+    /// An interlaced (Adam7) PNG, which libvips cannot stream: it loads the whole frame first.
+    var isInterlaced = false
     /// Whether the decode applies EXIF orientation (not for HEIF/AVIF: see ``VipsDecoder``).
     var appliesOrientation: Bool
     /// The profiles to give `vips_thumbnail`: export to sRGB only when there is something to convert from (an
@@ -124,6 +128,8 @@ extension VipsDecoder {
             info: info,
             framePixelCount: width * height,
             hasAlpha: raw.hasAlpha != 0,
+            storedPixelBytes: max(1, Int(raw.bands)) * max(1, Int(raw.sampleBytes)),
+            isInterlaced: raw.interlaced != 0,
             appliesOrientation: !isHEIF,
             colourProfiles: (import: nil, export: converts ? "srgb" : nil),
             ignoredProfile: ignoredProfile,

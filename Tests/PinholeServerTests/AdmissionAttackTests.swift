@@ -24,4 +24,23 @@ struct AdmissionAttackTests {
         let admission = try #require(harness.server.service.configuration.admission)
         #expect(admission.snapshot.memoryReserved == 0)
     }
+
+    @Test func aBaselineJPEGOfSeveralScansIsRefusedForTheCoefficientsItWouldBuffer() async throws {
+        // Given a 7.5 MB work share (12 MB budget) and a 1000 × 1000 CMYK JPEG of four baseline scans, one a
+        // component: libjpeg buffers the whole image's coefficients to decode it (8 MB, measured 8.3 bytes a pixel
+        // in all), where a baseline JPEG of one scan decodes at its 1/8 shrink in a few hundred kB
+        let harness = try ServerHarness { configuration, _ in configuration.memoryBudget = 12_000_000 }
+        defer { Task { await harness.stop() } }
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let scans = try await readData(
+            atPath: directory.appendingPathComponent("Fixtures/vips/estimate-seqscans-cmyk.jpg").path)
+        harness.origin.route("/scans.jpg", .image(scans))
+        // When a thumbnail of it is asked for
+        let answer = try await harness.get(harness.signedPath("w:100", plain: "/scans.jpg"))
+        // Then it is refused for memory before any decode (its estimate counted the coefficients: a hostile origin
+        // sent such files to decode at 400 MB each under a 64 MB budget)
+        #expect(answer.status == 422)
+        #expect(answer.errorCode == "over_memory_budget")
+        #expect(harness.server.service.configuration.pipeline.metrics.decodes == 0)
+    }
 }

@@ -50,6 +50,12 @@ typedef struct {
     /// only; 2, 4 or 8 read AC coefficients too. libjpeg may give subsampled chroma a larger IDCT than luma
     /// (jpeg_calc_output_dimensions scales chroma up by IDCT rather than by upsampling), so ask, never assume.
     int idctSizes[CPINHOLEJPEG_MAX_COMPONENTS];
+    /// 1 when the image has more than one scan: progressive, or a first scan without every component (a baseline
+    /// file with non-interleaved scans). libjpeg then buffers every coefficient of the whole image.
+    int multipleScans;
+    /// The bytes of that whole-image coefficient buffer (jdcoefct.c: each component's blocks, rounded up to its
+    /// sampling factors, at 64 coefficients of 2 bytes), whether or not the image has multiple scans.
+    long long coefficientBytes;
 } CPinholeJPEG_Frame;
 
 /// Reads the markers up to the first scan of the JPEG in `data` and what a decode at 1/`scaleDenominator`

@@ -71,6 +71,8 @@ typedef struct {
     char loader[64];     // libvips loader class name, e.g. "VipsForeignLoadJpegBuffer"
     int iccFit;          // CPinholeVips_profile_none, _fits, _broken or _mismatch (CPinholeVipsPolicy.h)
     char iccSpace[5];    // the embedded profile's colour space signature ("GRAY", "RGB ", "CMYK"), or ""
+    int sampleBytes;     // bytes of one band of one pixel (vips_format_sizeof)
+    int interlaced;      // 1 for an interlaced (Adam7) PNG, which libvips loads whole: libvips' "interlaced"
 } CPinholeVips_Header;
 
 /// Reads the header of an encoded image held in memory (no pixel is decoded).

@@ -14,6 +14,9 @@ import PinholeVips
 /// - `dc-only-stream FILE OUT`: writes the stream DC-only decoding gives libjpeg for the progressive JPEG FILE
 ///   (exit 1 when the path declines it), for `scripts/callgrind-dc-only.sh`.
 ///
+/// - `memory-estimate FILE… [--size PIXELS]`: the decode-memory estimate of a thumbnail of each file, one JSON
+///   line each (``MemoryEstimateProbe``).
+///
 /// Exit status: 0 when the run's own checks held, 1 when one failed, 2 for a usage error.
 enum DebugCommand {
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
@@ -25,6 +28,7 @@ enum DebugCommand {
         case "rss-many": return try await ConcurrentRSSProbe.run(rest)
         case "decode-warnings": return try await DecodeWarningsProbe.run(rest)
         case "dc-only-stream": return try await dcOnlyStream(rest)
+        case "memory-estimate": return try await MemoryEstimateProbe.run(rest)
         case let other?: throw UsageError("unknown debug verb '\(other)'")
         case nil: throw UsageError("no debug verb given")
         }
