@@ -102,7 +102,8 @@ public enum MallocTuning {
     @discardableResult
     public static func releaseFreeMemory() -> Bool { CPinholeVips_trim_memory() == 1 }
 
-    /// The allocator's figures now.
+    /// The allocator's figures now. Walks every arena under its lock (`mallinfo2`, `malloc_info`): for a metrics
+    /// scrape or a report, not for each request.
     public static var figures: Figures {
         let figures = CPinholeVips_malloc_figures()
         return Figures(
