@@ -1,4 +1,4 @@
-import Synchronization
+import PinholeShared
 
 /// Downloads that finished but whose bytes are not in the disk cache yet: the bytes wait for a decode to prove
 /// them good (``LoadedData/claimDiskStore()``). A data job for the same source that starts meanwhile (another
@@ -13,7 +13,7 @@ final class UnstoredDownloads: Sendable {
         weak var loaded: LoadedData?
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     /// Keeps `loaded` (a download with a pending disk entry) for `sourceKey`, in place of any older one.
     func hold(_ loaded: LoadedData, for sourceKey: String) {

@@ -1,14 +1,14 @@
 import Foundation
 import Pinhole
-import Synchronization
+import PinholeShared
 import Testing
 
 /// A decoder of fake animations: the bytes `GIF89a` + `anim:N:T` (a GIF's magic, so the pipeline's sniff lets them
 /// through) are N frames of 4×4 `gray8`, frame i all `T × 16 + i + 1`
 /// (distinct per source tag T and per frame); any other bytes are a still of value 0. Counts frame decodes.
 final class FakeAnimationDecoder: AnimatedImageDecoding {
-    private let decoded = Mutex(0)
-    private let asked = Mutex<[Range<Int>]>([])
+    private let decoded = Locked(0)
+    private let asked = Locked<[Range<Int>]>([])
 
     /// Frames decoded so far (by ``decodeFrames(_:range:options:)``).
     var framesDecoded: Int { decoded.withLock { $0 } }

@@ -1,7 +1,7 @@
 import Foundation
 import Pinhole
+import PinholeShared
 import PinholeTestSupport
-import Synchronization
 import Testing
 
 /// ``AnimationWriteBudget``: writers of animations hold at most its capacity in frame pixels together, waiting in
@@ -10,9 +10,9 @@ import Testing
 struct AnimationWriteBudgetTests {
     /// A body that runs until ``open()``; counts how many bodies run at once.
     final class Hold: Sendable {
-        private let opened = Mutex(false)
-        let running = Mutex(0)
-        let peak = Mutex(0)
+        private let opened = Locked(false)
+        let running = Locked(0)
+        let peak = Locked(0)
 
         func open() { opened.withLock { $0 = true } }
 
