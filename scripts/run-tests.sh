@@ -94,6 +94,10 @@ if [ -n "$hung" ]; then
 fi
 # Even a run that ended leaves nothing behind (a child a test forgot).
 kill_session "$sid"
+# A failed run ends with why (scripts/failure-digest.py): CI logs are often read from the tail only.
+if [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ -x scripts/failure-digest.py ]; then
+    scripts/failure-digest.py "$events" >&2
+fi
 [ -z "${TEST_EVENTS:-}" ] && rm -rf "$scratch"
 [ -n "${TEST_EVENTS:-}" ] && rm -f "$scratch/sid" && rmdir "$scratch" 2>/dev/null
 echo "scripts/run-tests.sh: exit status $status after $(( $(date +%s) - start )) s" >&2

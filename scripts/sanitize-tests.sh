@@ -24,13 +24,23 @@ watchdog=${PINHOLE_SANITIZER_WATCHDOG:-900}
 # scale with (Tests/Support/LoadFactor.swift): give them a floor of 4 (a 10 s wait may take 40 s). Seen needed:
 # under TSan a queued load took more than 10 s to reach the queue in PriorityOrderingTests.
 export PINHOLE_TEST_MIN_LOAD_FACTOR=${PINHOLE_TEST_MIN_LOAD_FACTOR:-4}
-targets=$(grep -o 'name: "[A-Za-z]*Tests"' Package.swift | sed 's/name: "\(.*\)"/\1/' | sort -u)
+# PINHOLE_SANITIZER_TARGETS="PinholeTests PinholeVipsTests" runs only those targets.
+targets=${PINHOLE_SANITIZER_TARGETS:-$(grep -o 'name: "[A-Za-z]*Tests"' Package.swift | sed 's/name: "\(.*\)"/\1/' | sort -u)}
+
+# Each sanitizer report goes to a file of its own (log_path), from the test process and from the children it starts
+# alike: printed in full after its target, and digested with the target's failed tests at the very end
+# (scripts/failure-digest.py), where a CI log read from its tail shows them.
+reports=$(mktemp -d "${TMPDIR:-/tmp}/pinhole-sanitizer.XXXXXX")
+options_variable=$([ "$sanitizer" = thread ] && echo TSAN_OPTIONS || echo ASAN_OPTIONS)
+base_options=${!options_variable:-}
 
 failed=()
 for target in $targets; do
     for attempt in 1 2; do
         echo "=== $target under --sanitize=$sanitizer (attempt $attempt) ==="
         start=$(date +%s)
+        rm -rf "${reports:?}/$target" && mkdir -p "$reports/$target"
+        export "$options_variable=${base_options:+$base_options:}log_path=$reports/$target/report"
         # scripts/run-tests.sh: the watchdog of `make test` (a stall prints the tests that never ended and kills
         # the run's whole session, the test binary included). Every target runs with leak detection on: the CLI
         # tests start their children with posix_spawn now (SpawnedProcess), not Foundation.Process, which is
@@ -52,10 +62,16 @@ for target in $targets; do
             lsan_options="suppressions=$supp_file:print_suppressions=0"
         fi
         LSAN_OPTIONS="$lsan_options" TEST_TIMEOUT="$watchdog" TEST_IDLE_TIMEOUT="$watchdog" \
+            TEST_EVENTS="$reports/$target/events.jsonl" \
             SWIFT_TEST_FLAGS="--scratch-path $scratch --sanitize=$sanitizer" scripts/run-tests.sh --filter "^$target\\."
         status=$?
         [ -z "${supp_file:-}" ] || rm -f "$supp_file"
         supp_file=""
+        for report in "$reports/$target"/report*; do
+            [ -e "$report" ] || continue
+            echo "=== $target: sanitizer report $(basename "$report") ===" >&2
+            cat "$report" >&2
+        done
         echo "=== $target: exit status $status after $(( $(date +%s) - start )) s ==="
         [ "$status" -eq 124 ] || break
         echo "=== $target stalled (no result within $watchdog s); retrying once ===" >&2
@@ -64,7 +80,13 @@ for target in $targets; do
 done
 
 if [ "${#failed[@]}" -gt 0 ]; then
+    for target in "${failed[@]}"; do
+        echo "==== $target under --sanitize=$sanitizer" >&2
+        scripts/failure-digest.py "$reports/$target/events.jsonl" "$reports/$target"/report* >&2
+    done
+    rm -rf "$reports"
     echo "Sanitizer ($sanitizer) failures in: ${failed[*]}" >&2
     exit 1
 fi
+rm -rf "$reports"
 echo "All test targets pass under --sanitize=$sanitizer."
