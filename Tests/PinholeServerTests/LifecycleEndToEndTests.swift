@@ -99,6 +99,22 @@ struct LifecycleEndToEndTests {
         _ = await stuck.value
     }
 
+    @Test func aDaemonStoppedTwiceOrByTwoTasksAtOnceStopsOnceAndStaysUp() async throws {
+        // Given a server that answered a request
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        #expect(try await harness.get("/health").status == 200)
+        // When two tasks stop its daemon at once, and a third stops it again afterwards (the harness's own stop
+        // is a fourth)
+        async let first: Void = harness.daemon.stop(grace: .zero)
+        async let second: Void = harness.daemon.stop(grace: .zero)
+        _ = await (first, second)
+        await harness.daemon.stop()
+        // Then the process is still here (libmicrohttpd's stop frees the daemon: a second one crashed it), and
+        // the port no longer answers
+        await #expect(throws: (any Error).self) { _ = try await harness.get("/health") }
+    }
+
     @Test func otherMethodsAre405AndHeadHasNoBody() async throws {
         let harness = try ServerHarness()
         defer { Task { await harness.stop() } }

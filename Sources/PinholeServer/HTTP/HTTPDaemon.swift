@@ -52,6 +52,8 @@ public final class HTTPDaemon: Sendable {
     private let daemon: DaemonPointer
     private let context: DaemonContext
     private let retainedContext: Unmanaged<DaemonContext>
+    /// The stop under way or done: a second ``stop(grace:)`` waits for it (libmicrohttpd's stop frees the daemon).
+    private let stopping = Locked<Task<Void, Never>?>(nil)
 
     /// Starts listening at once.
     ///
@@ -98,10 +100,22 @@ public final class HTTPDaemon: Sendable {
     /// Waits until no request is suspended (a request that would be suspended from now on is answered 503 at
     /// once), then up to `grace` for every answer to be sent (a client that does not
     /// read is not waited for longer), then stops listening and closes every connection (on a thread of its own:
-    /// libmicrohttpd joins its polling threads). Call it once.
+    /// libmicrohttpd joins its polling threads). A later call, from any task, waits for the first one's end and
+    /// does nothing more; the stop runs to its end even when the calling task is cancelled.
     ///
     /// - Parameter grace: how long answers already made may take to reach their clients; 5 s by default.
     public func stop(grace: Duration = .seconds(5)) async {
+        let stop = stopping.withLock { stopping in
+            if let stopping { return stopping }
+            let stop = Task { await stopOnce(grace: grace) }
+            stopping = stop
+            return stop
+        }
+        await stop.value
+    }
+
+    /// The one stop: after it the daemon pointer and the retained context are gone, so it must never run twice.
+    private func stopOnce(grace: Duration) async {
         await context.stopSuspending()
         let open = context.open
         await withTaskGroup(of: Void.self) { group in
