@@ -193,6 +193,9 @@ def main():
     snippets = [d["data"].get("http-snippet", "") for (kind, _), d in documents.items() if kind == "ConfigMap"]
     template = read(os.path.join(deploy, "nginx", "pinhole-cluster.conf"))
     template_map = re.search(r"^map \$request_uri \$(\w+) \{.*?^\}", template, re.S | re.M)
+    next_upstream = re.search(r"^\s*proxy_next_upstream ([^;]*);", template, re.M)
+    check(next_upstream is not None and "http_502" not in next_upstream.group(1).split(),
+          "deploy/nginx/pinhole-cluster.conf: proxy_next_upstream must not retry a 502 (the origin failed)")
     check(template_map is not None, "deploy/nginx/pinhole-cluster.conf: no `map $request_uri $NAME { … }`")
     for ingress in ingresses:
         annotations = ingress["metadata"].get("annotations", {})
@@ -206,6 +209,8 @@ def main():
         retry = annotations.get("nginx.ingress.kubernetes.io/proxy-next-upstream", "")
         check(all(w in retry.split() for w in ("error", "timeout", "http_503")),
               f"Ingress proxy-next-upstream `{retry}`: a killed or draining pod's requests are not retried")
+        check("http_502" not in retry.split(),
+              f"Ingress proxy-next-upstream `{retry}`: a 502 says the origin failed; the next pod would ask it again")
         backends = [p["backend"]["service"]["name"] for rule in ingress["spec"]["rules"]
                     for p in rule["http"]["paths"]]
         check(all(b in [s["metadata"]["name"] for s in services] for b in backends),

@@ -83,9 +83,11 @@ final class ServerHarness: Sendable {
         signer.signedPath("/\(options)/plain/\(source(path))\(ext.map { "@\($0)" } ?? "")")
     }
 
-    /// GETs (or `method`s) `path` on the server.
-    func get(_ path: String, headers: [String: String] = [:], method: String = "GET") async throws -> Answer {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(daemon.port)\(path)")!)
+    /// GETs (or `method`s) `path` on the server, or on 127.0.0.1:`port` (a front such as ``NginxFront``).
+    func get(
+        _ path: String, headers: [String: String] = [:], method: String = "GET", port: Int? = nil
+    ) async throws -> Answer {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port ?? daemon.port)\(path)")!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (body, response) = try await session.data(for: request)

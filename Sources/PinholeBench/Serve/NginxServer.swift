@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeShared
 
 /// nginx (Debian) as a non-daemon child with its own prefix, configuration, pid file and logs, serving one
 /// directory on two loopback ports: as is (the origin of the server under test; each request one line in

@@ -1,4 +1,5 @@
 import Foundation
+import PinholeShared
 
 extension ServeBenchmark {
     /// Characters left as they are in a plain source (RFC 3986's unreserved set); everything else is
