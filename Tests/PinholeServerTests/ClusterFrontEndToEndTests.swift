@@ -60,6 +60,9 @@ struct ClusterFrontEndToEndTests {
             #expect(answer.status == 502, "\(String(decoding: answer.body, as: UTF8.self))")
             #expect(answer.errorCode == "http_status")
         }
+        // and the origin's Retry-After is passed on with the 503's answer only
+        #expect(busy.header("Retry-After") == "120")
+        #expect(down.header("Retry-After") == nil)
         #expect(origin.requestCount(for: "/down.jpg") == 1)
         #expect(origin.requestCount(for: "/busy.jpg") == 1)
     }

@@ -92,6 +92,35 @@ enum ErrorResponse {
             ? 502 : status(for: error.code, originStatus: error.httpStatusCode)
         var response = make(status: status, code: error.code.kind, message: message(for: error.code.kind))
         response.errorDetail = error.message
+        if let seconds = retryAfter(of: error) { response.headers.append(("Retry-After", String(seconds))) }
         return response
+    }
+
+    /// The most seconds an origin's `Retry-After` is passed on with (a day).
+    static let retryAfterLimit = 86_400
+
+    /// The seconds of the origin's `Retry-After` when it answered 429 or 503 (RFC 9110 §10.2.3: delta-seconds, or
+    /// an HTTP-date, counted from now), at most ``retryAfterLimit``; `nil` for any other failure, a value of
+    /// neither form, or a time already past. A stored failure passes its delta on whole: the origin's `Date`
+    /// would let a skewed clock turn the wait into nothing. Only digits or a parsed date reach the header.
+    /// The answer stays 502 (the origin failed, not this server): a front must not retry it on another instance.
+    /// https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3
+    static func retryAfter(of error: PinholeError, now: Date = Date()) -> Int? {
+        guard error.code == .httpStatus, [429, 503].contains(error.httpStatusCode ?? 0),
+            let headers = error.httpResponse?.headers,
+            let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces)
+        else { return nil }
+        let until: Date
+        if !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) {
+            let delta = Int(value.prefix(9)) ?? retryAfterLimit  // more than 9 digits is more than the limit anyway
+            until = now.addingTimeInterval(TimeInterval(min(delta, retryAfterLimit)))
+        } else if let date = HTTPDate.parse(value) {
+            until = date
+        } else {
+            return nil
+        }
+        let seconds = until.timeIntervalSince(now).rounded(.up)
+        guard seconds >= 1 else { return nil }
+        return Int(min(seconds, TimeInterval(retryAfterLimit)))
     }
 }
