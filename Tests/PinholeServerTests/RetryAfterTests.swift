@@ -1,5 +1,6 @@
 import Foundation
 import Pinhole
+import PinholeTestServer
 import Testing
 
 @testable import PinholeServer
@@ -30,6 +31,7 @@ struct RetryAfterTests {
         arguments: [
             (503, "120", 120), (429, "7", 7), (503, " 30 ", 30),
             (503, "99999999999999999999", 86_400), (503, "86401", 86_400),
+            (503, "00000000120", 120), (503, "0000000000120", 120), (503, "000", nil),
             (503, "0", nil), (503, "-5", nil), (503, "1e3", nil), (503, "soon", nil), (503, "", nil),
             (503, "120\r\nSet-Cookie: a=b", nil),
             (500, "120", nil), (502, "120", nil), (404, "120", nil),
@@ -50,6 +52,27 @@ struct RetryAfterTests {
         #expect(ErrorResponse.retryAfter(of: ahead, now: Self.now) == 60)
         #expect(ErrorResponse.retryAfter(of: far, now: Self.now) == 86_400)
         #expect(ErrorResponse.retryAfter(of: past, now: Self.now) == nil)
+    }
+
+    @Test func aFailureAnsweredFromMemoryStillCarriesTheOriginsRetryAfter() async throws {
+        // Given an origin that answers a 503 it lets be kept for a minute, with Retry-After
+        let harness = try ServerHarness()
+        defer { Task { await harness.stop() } }
+        harness.origin.route(
+            "/busy.jpg",
+            Route(
+                status: 503,
+                headers: ["content-type": "text/plain", "retry-after": "120", "cache-control": "max-age=60"],
+                body: Data("busy".utf8)))
+        let path = harness.signedPath("w:100", plain: "/busy.jpg")
+        // When it is asked for twice
+        let first = try await harness.get(path)
+        let second = try await harness.get(path)
+        // Then the second answer comes from the kept failure, and both carry the origin's Retry-After
+        #expect(harness.origin.requestCount(for: "/busy.jpg") == 1)
+        #expect(first.status == 502 && second.status == 502)
+        #expect(first.header("Retry-After") == "120")
+        #expect(second.header("Retry-After") == "120")
     }
 
     @Test func theAnswerIsA502WithTheHeaderAndWithoutItWhenThereIsNone() {

@@ -71,11 +71,20 @@ extension ImagePipeline {
         await disk.removeEntry(for: key.sourceKey)
     }
 
-    /// Keeps `error` without its response head (its decisions are made): what a later load is answered with.
+    /// Keeps `error` without its response head (its decisions are made) but for its `Retry-After`, which a server
+    /// passes on (bounded by ``DataResponse/failureHead()``): what a later load is answered with.
     private func rememberInMemory(_ error: PinholeError, for request: ImageRequest, key: DataJobKey, ttl: Duration) {
         guard ttl > .zero, !request.options.contains(.disableMemoryCacheWrites) else { return }
+        let head = error.httpResponse.flatMap { response in
+            response.headers["retry-after"].map { retryAfter in
+                DataResponse(
+                    data: Data(), statusCode: response.statusCode, headers: ["retry-after": retryAfter],
+                    url: response.url)
+            }
+        }
         let kept = PinholeError(
-            error.code, error.message, httpStatusCode: error.httpStatusCode, detectedType: error.detectedType)
+            error.code, error.message, httpStatusCode: error.httpStatusCode, detectedType: error.detectedType,
+            httpResponse: head)
         recentFailures.insert(kept, for: key.sourceKey, cost: 0, ttl: ttl)
     }
 }

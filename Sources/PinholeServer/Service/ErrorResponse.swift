@@ -101,8 +101,9 @@ enum ErrorResponse {
 
     /// The seconds of the origin's `Retry-After` when it answered 429 or 503 (RFC 9110 §10.2.3: delta-seconds, or
     /// an HTTP-date, counted from now), at most ``retryAfterLimit``; `nil` for any other failure, a value of
-    /// neither form, or a time already past. A stored failure passes its delta on whole: the origin's `Date`
-    /// would let a skewed clock turn the wait into nothing. Only digits or a parsed date reach the header.
+    /// neither form, or a time already past. A failure answered from memory passes its delta on whole (the origin's
+    /// `Date` would let a skewed clock turn the wait into nothing); one answered from the disk cache has none, its
+    /// head not being stored. Only digits or a parsed date reach the header.
     /// The answer stays 502 (the origin failed, not this server): a front must not retry it on another instance.
     /// https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3
     static func retryAfter(of error: PinholeError, now: Date = Date()) -> Int? {
@@ -112,7 +113,9 @@ enum ErrorResponse {
         else { return nil }
         let until: Date
         if !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) {
-            let delta = Int(value.prefix(9)) ?? retryAfterLimit  // more than 9 digits is more than the limit anyway
+            // Leading zeros count for nothing (`delta-seconds = 1*DIGIT`); more than 9 digits is over the limit.
+            let digits = value.drop { $0 == "0" }
+            let delta = digits.count > 9 ? retryAfterLimit : Int(digits) ?? 0
             until = now.addingTimeInterval(TimeInterval(min(delta, retryAfterLimit)))
         } else if let date = HTTPDate.parse(value) {
             until = date
