@@ -16,26 +16,33 @@ MAX_ISSUES = 8
 MAX_REPORTS = 4
 
 
+def issue_line(line):
+    """`  TEST at FILE:LINE: MESSAGES` for an `issueRecorded` event that is not a known issue; `None` for any other
+    line, whatever its shape (the digest must never fail where the run it explains did)."""
+    try:
+        event = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    payload = event.get("payload") if isinstance(event, dict) else None
+    if not isinstance(payload, dict) or payload.get("kind") != "issueRecorded":
+        return None
+    issue = payload.get("issue") if isinstance(payload.get("issue"), dict) else {}
+    if issue.get("isKnown") is True:
+        return None
+    test = str(payload.get("testID", "?")).split("/")
+    name = "/".join(test[:2]) if len(test) > 1 else test[0]
+    location = issue.get("sourceLocation") if isinstance(issue.get("sourceLocation"), dict) else {}
+    messages = payload.get("messages") if isinstance(payload.get("messages"), list) else []
+    text = " ".join(str(m.get("text", "")) for m in messages if isinstance(m, dict))
+    return f'  {name} at {location.get("fileID", "?")}:{location.get("line", "?")}: {text[:300]}'
+
+
 def issues(path):
-    found = []
     try:
         lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
     except OSError:
-        return found
-    for line in lines:
-        if '"issueRecorded"' not in line:
-            continue
-        try:
-            payload = json.loads(line)["payload"]
-        except (ValueError, KeyError):
-            continue
-        test = payload.get("testID", "?").split("/")
-        name = "/".join(test[:2]) if len(test) > 1 else test[0]
-        location = payload.get("issue", {}).get("sourceLocation", {})
-        where = f'{location.get("fileID", "?")}:{location.get("line", "?")}'
-        text = " ".join(m.get("text", "") for m in payload.get("messages", []))
-        found.append(f"  {name} at {where}: {text[:300]}")
-    return found
+        return []
+    return [found for found in map(issue_line, lines) if found is not None]
 
 
 def demangled(symbol):
@@ -60,8 +67,10 @@ def reports(paths):
             summary = re.search(r"(?m)^SUMMARY: (.*)$", block)
             if not summary:
                 continue
-            # `#0 SYMBOL FILE[:LINE[:COLUMN]] (module+0x...)`: the project's own frames, first three, demangled.
-            frames = [(symbol, location) for symbol, location in re.findall(r"(?m)^\s+#\d+ (\S+) (\S+) \(", block)
+            # The project's own frames, first three, demangled. ThreadSanitizer writes `#0 SYMBOL FILE:LINE (module+0x…)`,
+            # AddressSanitizer `#0 0xADDRESS in SYMBOL FILE:LINE:COLUMN`.
+            frames = [(symbol, location) for symbol, location in
+                      re.findall(r"(?m)^\s+#\d+ (?:0x[0-9a-f]+ in )?(\S+) (\S+)", block)
                       if "/Sources/" in location or "/Tests/" in location][:3]
             ours = [f"{demangled(symbol)[:90]} at {re.sub(r'^.*?/(Sources|Tests)/', '', location)}"
                     for symbol, location in frames]
@@ -71,6 +80,7 @@ def reports(paths):
 
 
 def main():
+    sys.stdout.reconfigure(errors="backslashreplace")
     if len(sys.argv) < 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2

@@ -14,11 +14,18 @@ files = subprocess.run(["git", "ls-files", "*.swift"], capture_output=True, text
 long = [f"{path}:{number}: {len(line)} characters" for path in files
         for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1) if len(line) > 120]
 print("\n".join(long) or "no Swift line over 120 characters")
-mutex = re.compile(r"\bMutex\s*[<(]")
+def code_only(text):
+    """`text` with its comments and string literals blanked (newlines kept, so line numbers hold)."""
+    blank = lambda match: re.sub(r"[^\n]", " ", match.group(0))
+    text = re.sub(r'"""(?:.|\n)*?"""', blank, text)
+    text = re.sub(r'"(?:[^"\\\n]|\\.)*"', blank, text)
+    text = re.sub(r"/\*(?:.|\n)*?\*/", blank, text)
+    return re.sub(r"//[^\n]*", blank, text)
+mutex = re.compile(r"(?<![\w.])Mutex\s*[<(]|\bSynchronization\s*\.\s*Mutex\b")
 mutexes = [f"{path}:{number}: Synchronization.Mutex (use Locked: ThreadSanitizer cannot see a Mutex)"
            for path in files
-           for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1)
-           if mutex.search(line.split("//")[0])]
+           for number, line in enumerate(code_only(open(path, encoding="utf-8").read()).split("\n"), 1)
+           if mutex.search(line)]
 print("\n".join(mutexes) or "no Synchronization.Mutex")
 sys.exit(1 if long or mutexes else 0)
 PY
