@@ -96,8 +96,9 @@ enum ErrorResponse {
         return response
     }
 
-    /// The most seconds an origin's `Retry-After` is passed on with (a day).
-    static let retryAfterLimit = 86_400
+    /// The most seconds an origin's `Retry-After` is passed on with: an hour. Any allowed origin can set it, and a
+    /// client that backs off from the whole host would stop asking for every image, not just that origin's.
+    static let retryAfterLimit = 3_600
 
     /// The seconds of the origin's `Retry-After` when it answered 429 or 503 (RFC 9110 §10.2.3: delta-seconds, or
     /// an HTTP-date, counted from now), at most ``retryAfterLimit``; `nil` for any other failure, a value of
