@@ -48,8 +48,17 @@ final class NginxFront: Sendable {
                 .replacingOccurrences(of: "@CACHE_PATH@", with: "\(path)/proxy-cache")
                 .replacingOccurrences(of: "@ACCESS_LOG@", with: "\(path)/front.log")
             try front.write(toFile: "\(path)/front.conf", atomically: true, encoding: .utf8)
-            try Self.mainConfiguration(prefix: path).write(
-                toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
+        }
+        // The main configuration around the front's server block, as scripts/cluster.sh writes it.
+        let main = try await SpawnedProcess.run(
+            [
+                "bash", "-c", ". scripts/serve-lib.sh && nginx_main_conf \"$1\" \"$2\"", "nginx", path,
+                "\(path)/front.conf",
+            ],
+            in: PinholeExecutable.repositoryRoot.path)
+        guard main.status == 0 else { throw SpawnError("nginx_main_conf (scripts/serve-lib.sh): \(main.stderr)") }
+        try await WorkerThreadPool.io.run {
+            try main.stdout.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
         }
         self.prefix = prefix
         self.port = port
@@ -67,27 +76,6 @@ final class NginxFront: Sendable {
             await stop()
             throw SpawnError("nginx did not answer on port \(port): \(await errorLog())")
         }
-    }
-
-    /// The main configuration around the front's server block: no daemon, everything under `prefix`.
-    static func mainConfiguration(prefix: String) -> String {
-        """
-        daemon off;
-        master_process on;
-        worker_processes 1;
-        pid \(prefix)/nginx.pid;
-        error_log \(prefix)/error.log warn;
-        events { worker_connections 256; }
-        http {
-            access_log off;
-            client_body_temp_path \(prefix)/body;
-            proxy_temp_path \(prefix)/proxy;
-            fastcgi_temp_path \(prefix)/fastcgi;
-            uwsgi_temp_path \(prefix)/uwsgi;
-            scgi_temp_path \(prefix)/scgi;
-            include \(prefix)/front.conf;
-        }
-        """
     }
 
     /// Stops nginx: SIGTERM (the master ends its workers; SIGKILL would leave them running), SIGKILL after 10 s
