@@ -54,7 +54,7 @@ struct HostileInputTests {
         try #require(await eventually { responder.hasEntered })
         // When the daemon is told to stop, and only then the request goes on to ask for a suspension
         async let stopped: Void = daemon.stop()
-        try await Task.sleep(for: .milliseconds(200))
+        try #require(await eventually { daemon.isStopping })
         responder.gate.signal()
         // Then the request is answered 503 at once, nothing waits for an answer, and the daemon stops (libmicrohttpd
         // aborts the process when it is stopped with a connection suspended)

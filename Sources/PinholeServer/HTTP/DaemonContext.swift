@@ -55,9 +55,15 @@ final class DaemonContext: Sendable {
         }
     }
 
+    /// Refuses suspensions from now on: a request that would be suspended is answered 503 at once.
+    func refuseSuspensions() { stopping.withLock { $0 = true } }
+
+    /// Whether ``refuseSuspensions()`` was called.
+    var refusesSuspensions: Bool { stopping.withLock { $0 } }
+
     /// Refuses suspensions from now on, then waits until none is left.
     func stopSuspending() async {
-        stopping.withLock { $0 = true }
+        refuseSuspensions()
         await suspended.waitUntilZero()
     }
 }

@@ -97,6 +97,9 @@ public final class HTTPDaemon: Sendable {
     /// Requests suspended while their answer is computed.
     public var suspendedRequestCount: Int { context.suspended.count }
 
+    /// Whether ``stop(grace:)`` was called: from then on a request that would be suspended is answered 503.
+    public var isStopping: Bool { context.refusesSuspensions }
+
     /// Waits until no request is suspended (a request that would be suspended from now on is answered 503 at
     /// once), then up to `grace` for every answer to be sent (a client that does not
     /// read is not waited for longer), then stops listening and closes every connection (on a thread of its own:
@@ -105,6 +108,8 @@ public final class HTTPDaemon: Sendable {
     ///
     /// - Parameter grace: how long answers already made may take to reach their clients; 5 s by default.
     public func stop(grace: Duration = .seconds(5)) async {
+        // At once, in the caller's task: from here on no request is suspended (the stop below may start later).
+        context.refuseSuspensions()
         let stop = stopping.withLock { stopping in
             if let stopping { return stopping }
             let stop = Task { await stopOnce(grace: grace) }
