@@ -65,6 +65,7 @@ struct ClusterFrontEndToEndTests {
         #expect(down.header("Retry-After") == nil)
         #expect(origin.requestCount(for: "/down.jpg") == 1)
         #expect(origin.requestCount(for: "/busy.jpg") == 1)
+        await cluster.front.stop()  // before the test ends: the deferred stop may not run before the process exits
     }
 
     @Test func aStoppedInstancesSourceIsServedByTheNextOne() async throws {
@@ -96,5 +97,6 @@ struct ClusterFrontEndToEndTests {
         }
         let log = await cluster.front.accessLog()
         #expect(retriedOnce, "\(log)")
+        await cluster.front.stop()
     }
 }

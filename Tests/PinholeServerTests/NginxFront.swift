@@ -80,9 +80,12 @@ final class NginxFront: Sendable {
 
     /// Stops nginx: SIGTERM (the master ends its workers; SIGKILL would leave them running), SIGKILL after 10 s
     /// (``SpawnedProcess/waitForExit(timeout:)``).
+    /// Its directory goes too: a test's deferred stop may outlive the test, and the value with it.
     func stop() async {
         process.kill(SIGTERM)
         _ = try? await process.waitForExit(timeout: .seconds(10))
+        let prefix = self.prefix
+        try? await WorkerThreadPool.io.run { prefix.remove() }
     }
 
     /// The access log's lines so far (nginx writes a line once the answer is sent).
