@@ -11,8 +11,9 @@ swift format lint --strict --recursive Sources Tests Package.swift
 python3 - <<'PY'
 import re, subprocess, sys
 files = subprocess.run(["git", "ls-files", "*.swift"], capture_output=True, text=True, check=True).stdout.split()
-long = [f"{path}:{number}: {len(line)} characters" for path in files
-        for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1) if len(line) > 120]
+texts = {path: open(path, encoding="utf-8").read() for path in files}
+long = [f"{path}:{number}: {len(line)} characters" for path, text in texts.items()
+        for number, line in enumerate(text.split("\n"), 1) if len(line) > 120]
 print("\n".join(long) or "no Swift line over 120 characters")
 def code_only(text):
     """`text` with its comments and string literals blanked (newlines kept, so line numbers hold)."""
@@ -23,8 +24,8 @@ def code_only(text):
     return re.sub(r"//[^\n]*", blank, text)
 mutex = re.compile(r"(?<![\w.])Mutex\s*[<(]|\bSynchronization\s*\.\s*Mutex\b")
 mutexes = [f"{path}:{number}: Synchronization.Mutex (use Locked: ThreadSanitizer cannot see a Mutex)"
-           for path in files
-           for number, line in enumerate(code_only(open(path, encoding="utf-8").read()).split("\n"), 1)
+           for path, text in texts.items()
+           for number, line in enumerate(code_only(text).split("\n"), 1)
            if mutex.search(line)]
 print("\n".join(mutexes) or "no Synchronization.Mutex")
 sys.exit(1 if long or mutexes else 0)

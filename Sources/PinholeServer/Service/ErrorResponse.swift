@@ -112,19 +112,16 @@ enum ErrorResponse {
             let headers = error.httpResponse?.headers,
             let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces)
         else { return nil }
-        let until: Date
+        let seconds: Int
         if !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) {
             // Leading zeros count for nothing (`delta-seconds = 1*DIGIT`); more than 9 digits is over the limit.
             let digits = value.drop { $0 == "0" }
-            let delta = digits.count > 9 ? retryAfterLimit : Int(digits) ?? 0
-            until = now.addingTimeInterval(TimeInterval(min(delta, retryAfterLimit)))
+            seconds = digits.count > 9 ? retryAfterLimit : Int(digits) ?? 0
         } else if let date = HTTPDate.parse(value) {
-            until = date
+            seconds = Int(min(date.timeIntervalSince(now).rounded(.up), TimeInterval(retryAfterLimit)))
         } else {
             return nil
         }
-        let seconds = until.timeIntervalSince(now).rounded(.up)
-        guard seconds >= 1 else { return nil }
-        return Int(min(seconds, TimeInterval(retryAfterLimit)))
+        return seconds >= 1 ? min(seconds, retryAfterLimit) : nil
     }
 }
