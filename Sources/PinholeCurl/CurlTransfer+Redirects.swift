@@ -47,9 +47,10 @@ extension CurlTransfer {
             setHeaderLines(options.crossOriginHeaderLines)
         }
         setString(CURLOPT_URL, next.absoluteString)
-        let elapsed = HTTPTransferOptions.milliseconds(ContinuousClock.now - startedAt)
-        // At least 1 ms: a chain past its deadline fails on the next hop as a timeout.
-        setLong(CURLOPT_TIMEOUT_MS, max(1, options.deadlineMilliseconds - elapsed))
+        let elapsed = ContinuousClock.now - startedAt
+        setLong(
+            CURLOPT_TIMEOUT_MS,
+            HTTPTransferOptions.remainingMilliseconds(ofDeadline: options.deadlineMilliseconds, after: elapsed))
         setHTTPVersion(for: next.absoluteString)
     }
 }

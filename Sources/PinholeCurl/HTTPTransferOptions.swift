@@ -62,6 +62,18 @@ struct HTTPTransferOptions: Sendable {
         return max(1, Int(total.partialValue) + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
     }
 
+    /// What is left of the deadline for the next hop, in libcurl's milliseconds: at least 1 (a chain past its
+    /// deadline then fails on that hop as a timeout). The elapsed time is rounded down, so the hop's timeout is
+    /// never shorter than what is really left and the chain never times out before its deadline.
+    static func remainingMilliseconds(ofDeadline deadline: Int, after elapsed: Duration) -> Int {
+        let (seconds, attoseconds) = elapsed.components
+        guard seconds >= 0 else { return max(1, deadline) }
+        let total = seconds.multipliedReportingOverflow(by: 1000)
+        guard !total.overflow else { return 1 }
+        let elapsedMilliseconds = Int(total.partialValue) + Int(attoseconds / 1_000_000_000_000_000)
+        return max(1, deadline - elapsedMilliseconds)
+    }
+
     /// At least 1 s; a fraction counts as a whole second.
     static func wholeSeconds(roundingUp duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components

@@ -54,4 +54,15 @@ struct HTTPTransferOptionsTests {
     func theStallTimeoutIsWholeSecondsAtLeastOne(_ duration: Duration, _ seconds: Int) {
         #expect(HTTPTransferOptions.wholeSeconds(roundingUp: duration) == seconds)
     }
+
+    @Test(arguments: [
+        (Duration.zero, 1000), (.microseconds(800_300), 200), (.microseconds(999_999), 1), (.seconds(1), 1),
+        (.seconds(5), 1), (.seconds(-1), 1000), (.seconds(Int64.max), 1),
+    ])
+    func aRedirectHopGetsWhatIsLeftOfTheDeadlineNeverLess(_ elapsed: Duration, _ remaining: Int) {
+        // Given a 1000 ms deadline and the time the chain has taken so far
+        // When the next hop's timeout is set, Then it is what is left, rounded so the chain never ends early
+        // (800.3 ms taken leaves 200 ms: rounding the 800.3 up to 801 left 199, and the chain ended at 999.3 ms)
+        #expect(HTTPTransferOptions.remainingMilliseconds(ofDeadline: 1000, after: elapsed) == remaining)
+    }
 }
