@@ -6,7 +6,8 @@ import PinholeTestSupport
 import Testing
 
 /// An origin that stalls, resets mid-body or answers 5xx: every client gets the status that says so, and nothing
-/// of the failure is kept, so once the origin is healed the same URL is fetched again and served.
+/// of the failure is kept beyond the wait a 503's `Retry-After` asks for, so once the origin is healed the same
+/// URL is fetched again and served.
 @Suite(.timeLimit(scaledMinutes: 2))
 struct FaultsEndToEndTests {
     /// A fault of the origin and the answer it must give the client.
@@ -66,8 +67,9 @@ struct FaultsEndToEndTests {
         }
         let askedDuringTheFault = harness.origin.requestCount(for: "/p.jpg")
         #expect(askedDuringTheFault >= 1)
-        // When the origin is healed and the same URL is asked again
+        // When the origin is healed and, after the 1 s a 503 asks to wait, the same URL is asked again
         harness.origin.route("/p.jpg", .image(image))
+        if fault == .status503 { try await Task.sleep(for: .milliseconds(1100)) }
         let healed = try await harness.get(harness.signedPath("w:100", plain: "/p.jpg", extension: "jpg"))
         // Then the origin is asked once more and the answer is the image: red on the left, blue on the right
         try #require(healed.status == 200)

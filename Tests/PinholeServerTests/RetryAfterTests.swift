@@ -54,25 +54,25 @@ struct RetryAfterTests {
         #expect(ErrorResponse.retryAfter(of: past, now: Self.now) == nil)
     }
 
-    @Test func aFailureAnsweredFromMemoryStillCarriesTheOriginsRetryAfter() async throws {
-        // Given an origin that answers a 503 it lets be kept for a minute, with Retry-After
+    @Test(arguments: [["cache-control": "max-age=60"], [:]])
+    func aFailureAnsweredFromMemoryCarriesWhatIsLeftOfTheOriginsRetryAfter(headers: [String: String]) async throws {
+        // Given an origin that answers a 503 with Retry-After, which it lets be kept for a minute or says nothing of
         let harness = try ServerHarness()
         defer { Task { await harness.stop() } }
-        harness.origin.route(
-            "/busy.jpg",
-            Route(
-                status: 503,
-                headers: ["content-type": "text/plain", "retry-after": "120", "cache-control": "max-age=60"],
-                body: Data("busy".utf8)))
+        var fields = headers
+        fields["content-type"] = "text/plain"
+        fields["retry-after"] = "120"
+        harness.origin.route("/busy.jpg", Route(status: 503, headers: fields, body: Data("busy".utf8)))
         let path = harness.signedPath("w:100", plain: "/busy.jpg")
         // When it is asked for twice
         let first = try await harness.get(path)
         let second = try await harness.get(path)
-        // Then the second answer comes from the kept failure, and both carry the origin's Retry-After
+        // Then the origin was asked once (its wait is honoured), and both answers carry what is left of the wait
         #expect(harness.origin.requestCount(for: "/busy.jpg") == 1)
         #expect(first.status == 502 && second.status == 502)
         #expect(first.header("Retry-After") == "120")
-        #expect(second.header("Retry-After") == "120")
+        let left = try #require(second.header("Retry-After").flatMap { Int($0) })
+        #expect((118...120).contains(left), "\(left)")
     }
 
     @Test func theAnswerIsA502WithTheHeaderAndWithoutItWhenThereIsNone() {

@@ -71,14 +71,17 @@ extension ImagePipeline {
         await disk.removeEntry(for: key.sourceKey)
     }
 
-    /// Keeps `error` without its response head (its decisions are made) but for its `Retry-After`, which a server
-    /// passes on (bounded by ``DataResponse/failureHead()``): what a later load is answered with.
+    /// Keeps `error` without its response head (its decisions are made) but for the wait a 429 or 503 asked for
+    /// (``HTTPRetryAfter``), kept as the date it ends by this machine's clock so that a later answer counts down
+    /// (a server passes it on): what a later load is answered with.
     private func rememberInMemory(_ error: PinholeError, for request: ImageRequest, key: DataJobKey, ttl: Duration) {
         guard ttl > .zero, !request.options.contains(.disableMemoryCacheWrites) else { return }
+        let now = Date()
         let head = error.httpResponse.flatMap { response in
-            response.headers["retry-after"].map { retryAfter in
+            HTTPRetryAfter.seconds(of: error, now: now, limit: 86_400).map { wait in
                 DataResponse(
-                    data: Data(), statusCode: response.statusCode, headers: ["retry-after": retryAfter],
+                    data: Data(), statusCode: response.statusCode,
+                    headers: ["retry-after": HTTPDate.format(now.addingTimeInterval(TimeInterval(wait)))],
                     url: response.url)
             }
         }

@@ -58,7 +58,9 @@ extension ImagePipeline {
         /// (``PinholeError/Code/httpStatus``) that HTTP calls cacheable: `404`, `405`, `410`, `414` or `501`, or any
         /// status with an explicit `max-age` or `Expires`; when ``memoryCacheFollowsHTTPFreshness``, at most for
         /// that explicit freshness, and never one that says `no-store`. Never a cancellation, a timeout, a transport
-        /// failure, a local limit, or a `5xx` without freshness (the next request tries the origin again).
+        /// failure, a local limit, or a `5xx` without freshness (the next request tries the origin again). A `429` or
+        /// `503` with `Retry-After` is kept for at least that wait, at most this TTL, whatever the rest of its head
+        /// says (RFC 9110 §10.2.3: https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3).
         /// ``ImageRequest/Options/reloadIgnoringCachedData`` and ``ImageSlot/retry()`` skip it, and a successful
         /// load of the source forgets it. A cacheable error response is also stored in the disk cache for its HTTP
         /// freshness (``DiskCacheFreshness``).

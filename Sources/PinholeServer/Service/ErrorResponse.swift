@@ -100,28 +100,14 @@ enum ErrorResponse {
     /// client that backs off from the whole host would stop asking for every image, not just that origin's.
     static let retryAfterLimit = 3_600
 
-    /// The seconds of the origin's `Retry-After` when it answered 429 or 503 (RFC 9110 §10.2.3: delta-seconds, or
-    /// an HTTP-date, counted from now), at most ``retryAfterLimit``; `nil` for any other failure, a value of
-    /// neither form, or a time already past. A failure answered from memory passes its delta on whole (the origin's
-    /// `Date` would let a skewed clock turn the wait into nothing); one answered from the disk cache has none, its
-    /// head not being stored. Only digits or a parsed date reach the header.
+    /// The seconds of the origin's `Retry-After` when it answered 429 or 503 (``HTTPRetryAfter``: delta-seconds,
+    /// or an HTTP-date counted from now), at most ``retryAfterLimit``; `nil` for any other failure, a value of
+    /// neither form, or a time already past. A failure answered from memory counts down from when the origin
+    /// answered (the pipeline keeps the wait as a date of this machine's clock); one answered from the disk cache
+    /// has none, its head not being stored. Only digits reach the header.
     /// The answer stays 502 (the origin failed, not this server): a front must not retry it on another instance.
     /// https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3
     static func retryAfter(of error: PinholeError, now: Date = Date()) -> Int? {
-        guard error.code == .httpStatus, [429, 503].contains(error.httpStatusCode ?? 0),
-            let headers = error.httpResponse?.headers,
-            let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces)
-        else { return nil }
-        let seconds: Int
-        if !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) {
-            // Leading zeros count for nothing (`delta-seconds = 1*DIGIT`); more than 9 digits is over the limit.
-            let digits = value.drop { $0 == "0" }
-            seconds = digits.count > 9 ? retryAfterLimit : Int(digits) ?? 0
-        } else if let date = HTTPDate.parse(value) {
-            seconds = Int(min(date.timeIntervalSince(now).rounded(.up), TimeInterval(retryAfterLimit)))
-        } else {
-            return nil
-        }
-        return seconds >= 1 ? min(seconds, retryAfterLimit) : nil
+        HTTPRetryAfter.seconds(of: error, now: now, limit: retryAfterLimit)
     }
 }

@@ -60,13 +60,25 @@ extension DiskCacheFreshness {
     /// How long the memory side may keep `error` (``ImagePipeline/Configuration/failureMemoryTTL``, `ttl`), or `nil`
     /// when it may not: a missing file; an HTTP status that is heuristically cacheable
     /// (``heuristicallyCacheableFailures``) or explicitly fresh (`max-age`, `Expires`), bounded by that explicit
-    /// freshness when `followsHTTPFreshness`, and never one that says `no-store` or `Vary: *`. Never a cancellation, a
-    /// timeout, a transport failure, a local limit, or a `5xx` without freshness: those say nothing lasting about
-    /// the source.
+    /// freshness when `followsHTTPFreshness`, and never one that says `no-store` or `Vary: *`; and a 429 or 503
+    /// for at least the wait its `Retry-After` asks for (``HTTPRetryAfter``), whatever the rest of its head says
+    /// (only its status and its wait are reused, so that a rate-limited origin is not asked again before it
+    /// said). Never a cancellation, a timeout, a transport failure, a local limit, or a `5xx` without freshness or
+    /// a wait: those say nothing lasting about the source. Always at most `ttl`.
     static func memoryLifetime(of error: PinholeError, ttl: Duration, followsHTTPFreshness: Bool, now: Date = Date())
         -> Duration?
     {
         guard ttl > .zero else { return nil }
+        let fresh = freshLifetime(of: error, ttl: ttl, followsHTTPFreshness: followsHTTPFreshness, now: now)
+        let limit = min(Int(clamping: ttl.components.seconds), 1_000_000_000) + 1
+        guard let wait = HTTPRetryAfter.seconds(of: error, now: now, limit: limit) else { return fresh }
+        return min(ttl, max(fresh ?? .zero, .seconds(wait)))
+    }
+
+    /// ``memoryLifetime(of:ttl:followsHTTPFreshness:now:)`` by the status and the freshness alone.
+    private static func freshLifetime(of error: PinholeError, ttl: Duration, followsHTTPFreshness: Bool, now: Date)
+        -> Duration?
+    {
         switch error.code {
         case .fileNotFound: return ttl
         case .httpStatus: break

@@ -1,0 +1,132 @@
+import Foundation
+import Pinhole
+import PinholeTestServer
+import PinholeTestSupport
+import Testing
+
+/// An origin that answers 429 or 503 with `Retry-After` is not asked again for that source before the wait it
+/// asked for (RFC 9110 §10.2.3), at most for ``ImagePipeline/Configuration/failureMemoryTTL``; the failure kept
+/// for it answers with a wait that counts down. A real pipeline (libcurl) against the loopback server.
+@Suite(.timeLimit(scaledMinutes: 2))
+struct RetryAfterBackoffTests {
+    static let path = "/limited.jpg"
+
+    static func httpDate(secondsFromNow seconds: TimeInterval) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date().addingTimeInterval(seconds))
+    }
+
+    /// A harness whose origin answers ``path`` with `status` and `headers`.
+    static func serving(
+        _ status: Int, _ headers: [String: String],
+        configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
+    ) throws -> Harness {
+        let harness = try Harness(configure: configure)
+        var fields = headers
+        fields["content-type"] = "text/plain"
+        harness.server.route(path, Route(status: status, headers: fields, body: Data("slow down".utf8)))
+        return harness
+    }
+
+    /// The error `request` fails with (a success is recorded as an issue).
+    static func failure(_ harness: Harness, _ request: ImageRequest) async throws -> PinholeError {
+        let result = await Result { try await harness.pipeline.image(for: request) }
+        guard case .failure(let error) = result else {
+            Issue.record("\(request.url) loaded, expected a failure")
+            throw CancellationError()
+        }
+        return try #require(error as? PinholeError)
+    }
+
+    @Test(arguments: [
+        (429, ["retry-after": "30"]), (503, ["retry-after": "30"]), (503, ["retry-after": " 0030 "]),
+        (503, ["retry-after": httpDate(secondsFromNow: 60)]),
+        (429, ["retry-after": "30", "cache-control": "no-store"]),
+        (503, ["retry-after": "30", "cache-control": "max-age=0"]),
+    ])
+    func aRateLimitedSourceIsNotAskedAgainBeforeItsWait(status: Int, headers: [String: String]) async throws {
+        // Given an origin that answers the source with a 429 or 503 asking for a wait
+        let harness = try Self.serving(status, headers)
+        let request = harness.request(Self.path)
+        // When the source is loaded twice within the wait
+        let first = try await Self.failure(harness, request)
+        let second = try await Self.failure(harness, request)
+        // Then the origin was asked once, and both loads failed with its status
+        #expect(harness.server.requestCount(for: Self.path) == 1)
+        #expect(first.httpStatusCode == status && second.httpStatusCode == status)
+        #expect(harness.pipeline.metrics.failureHits == 1)
+    }
+
+    @Test(arguments: [
+        (503, [:]), (503, ["retry-after": "soon"]), (503, ["retry-after": "0"]), (503, ["retry-after": "-5"]),
+        (429, ["retry-after": httpDate(secondsFromNow: -60)]), (500, ["retry-after": "30"]),
+        (502, ["retry-after": "30"]),
+    ])
+    func withoutAWaitToHonourTheSourceIsAskedAgain(status: Int, headers: [String: String]) async throws {
+        // Given a failure with no Retry-After, one that is not a wait, or a status that does not ask for one
+        let harness = try Self.serving(status, headers)
+        let request = harness.request(Self.path)
+        // When the source is loaded twice
+        _ = try await Self.failure(harness, request)
+        _ = try await Self.failure(harness, request)
+        // Then the origin was asked both times
+        #expect(harness.server.requestCount(for: Self.path) == 2)
+    }
+
+    @Test func theWaitEndsTheBackoffBeforeTheFailureTTL() async throws {
+        // Given a 503 asking for 1 s, and the default 30 s failure TTL
+        let harness = try Self.serving(503, ["retry-after": "1"])
+        let request = harness.request(Self.path)
+        _ = try await Self.failure(harness, request)
+        // When the source is loaded again after the wait
+        try await Task.sleep(for: .milliseconds(1500))
+        _ = try await Self.failure(harness, request)
+        // Then the origin was asked again
+        #expect(harness.server.requestCount(for: Self.path) == 2)
+    }
+
+    @Test func theFailureTTLBoundsALongerWait() async throws {
+        // Given a 429 asking for an hour, and a 300 ms failure TTL
+        let harness = try Self.serving(429, ["retry-after": "3600"]) { $0.failureMemoryTTL = .milliseconds(300) }
+        let request = harness.request(Self.path)
+        _ = try await Self.failure(harness, request)
+        // When the source is loaded again after the TTL
+        try await Task.sleep(for: .milliseconds(600))
+        _ = try await Self.failure(harness, request)
+        // Then the origin was asked again
+        #expect(harness.server.requestCount(for: Self.path) == 2)
+    }
+
+    @Test func aReloadAsksTheOriginDuringTheWait() async throws {
+        // Given a 429 asking for 30 s, kept in memory
+        let harness = try Self.serving(429, ["retry-after": "30"])
+        let request = harness.request(Self.path)
+        _ = try await Self.failure(harness, request)
+        // When a reload asks for the source
+        var reload = request
+        reload.options.insert(.reloadIgnoringCachedData)
+        _ = try await Self.failure(harness, reload)
+        // Then it reached the origin
+        #expect(harness.server.requestCount(for: Self.path) == 2)
+    }
+
+    @Test func theKeptFailuresWaitCountsDownFromTheOriginsAnswer() async throws {
+        // Given a 503 asking for 120 s
+        let harness = try Self.serving(503, ["retry-after": "120"])
+        let request = harness.request(Self.path)
+        let answered = Date()
+        _ = try await Self.failure(harness, request)
+        // When the kept failure answers 2 s later
+        try await Task.sleep(for: .seconds(2))
+        let kept = try await Self.failure(harness, request)
+        // Then its wait is what is left of the 120 s, not 120 s again
+        let value = try #require(kept.httpResponse?.headers["retry-after"])
+        let date = try #require(HTTPDate.parse(value), "\(value)")
+        #expect(abs(date.timeIntervalSince(answered) - 120) <= 1.5, "\(value)")
+        let left = try #require(HTTPRetryAfter.seconds(of: kept, now: Date(), limit: 3_600))
+        #expect((116...119).contains(left), "\(left) s left")
+    }
+}
