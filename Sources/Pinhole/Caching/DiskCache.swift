@@ -86,11 +86,14 @@ public final class DiskCache: Sendable {
     }
 
     /// Replaces the metadata of the entry for `key` and keeps its data (after a `304 Not Modified`); does nothing
-    /// when there is no valid entry. Failures are ignored: the old entry stays.
-    public func updateMetadata(_ metadata: Metadata, for key: String) async {
+    /// when there is no valid entry. When the write fails the old entry stays, whole.
+    ///
+    /// - Throws: ``PinholeError/Code/cacheUnavailable`` when the new file cannot be written (the disk is full, the
+    ///   directory is gone or read-only); `CancellationError` when the task is cancelled before the work starts.
+    public func updateMetadata(_ metadata: Metadata, for key: String) async throws {
         let name = Self.fileName(forKey: key)
         guard let generation = index.withLock({ $0.generation(of: name) }) else { return }
-        _ = try? await pool.run { [self] in
+        try await pool.run { [self] in
             guard let entry = readEntry(key: key, name: name, generation: generation) else { return }
             try write(entry.data, metadata: metadata, key: key, replacing: generation)
         }

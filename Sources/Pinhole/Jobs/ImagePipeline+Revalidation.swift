@@ -4,7 +4,9 @@ extension ImagePipeline {
     /// The data job's answer after a `304 Not Modified` for the stale `cached` entry: its bytes, with the stored
     /// header fields and freshness updated from the `304` (RFC 9111 §4.3.4), or the entry removed when the
     /// updated response may no longer be stored
-    /// (``DiskCacheFreshness/decision(revalidatedBy:previous:now:defaultFreshness:)``).
+    /// (``DiskCacheFreshness/decision(revalidatedBy:previous:now:defaultFreshness:)``). An update that cannot be
+    /// written is reported through ``Configuration/onDiagnostic`` as a failed store is (`DiskCacheFailureReport`),
+    /// and the bytes are answered all the same.
     func revalidated(
         _ cached: DiskCache.Entry, by response: DataResponse, for request: ImageRequest, key: DataJobKey,
         in disk: DiskCache
@@ -21,7 +23,15 @@ extension ImagePipeline {
         case .store(let updated):
             let refreshed = updated.varying(
                 response.headers["vary"] ?? cached.metadata.vary, requestHeaders: request.headers)
-            await disk.updateMetadata(refreshed, for: key.sourceKey)
+            // A task of its own, awaited: a caller's cancellation must not drop the update for every sharer.
+            let update = Task { try await disk.updateMetadata(refreshed, for: key.sourceKey) }
+            do {
+                try await update.value
+                lazyDiskCache.storeFailures.storeSucceeded()
+            } catch {
+                // The old entry stays: it is revalidated again next time. Reported as a store is.
+                lazyDiskCache.storeFailures.storeFailed("the headers of \(key.sourceKey) after a 304", error)
+            }
             refreshedMetadata = refreshed
         case .doNotStore: await disk.removeEntry(for: key.sourceKey)
         }

@@ -1,5 +1,4 @@
-import Foundation
-import PinholeTestSupport
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -8,11 +7,11 @@ import PinholeTestSupport
 /// A small tmpfs mounted by a test on a fresh directory, to meet a real `ENOSPC`. Mounting needs root
 /// (`CAP_SYS_ADMIN`); ``isPermitted`` says whether this process may. The mount and unmount are system calls made
 /// on a thread of their own.
-struct TmpfsMount: Sendable {
-    let directory: URL
+public struct TmpfsMount: Sendable {
+    public let directory: URL
 
     /// Whether a tmpfs can be mounted here (tries one and unmounts it).
-    static var isPermitted: Bool {
+    public static var isPermitted: Bool {
         get async {
             guard let mount = try? await TmpfsMount(bytes: 64 * 1024) else { return false }
             await mount.remove()
@@ -23,7 +22,7 @@ struct TmpfsMount: Sendable {
     /// Mounts a tmpfs of `bytes` (rounded up to pages) on a new directory under the temporary directory.
     ///
     /// - Throws: `POSIXError` when the directory cannot be made or the mount is refused (`EPERM` without root).
-    init(bytes: Int) async throws {
+    public init(bytes: Int) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         let status = await onOwnThread { () -> Int32 in
@@ -37,7 +36,7 @@ struct TmpfsMount: Sendable {
     }
 
     /// Fills the file system up: writes zeros to `name` until the write fails with `ENOSPC`.
-    func fill(_ name: String = "filler") async throws {
+    public func fill(_ name: String = "filler") async throws {
         let path = directory.appendingPathComponent(name).path
         let status = await onOwnThread { () -> Int32 in
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -53,7 +52,7 @@ struct TmpfsMount: Sendable {
     }
 
     /// Unmounts (detached: lazily, once no file is open there) and removes the directory.
-    func remove() async {
+    public func remove() async {
         _ = await onOwnThread { umount2(directory.path, Int32(MNT_DETACH)) }
         try? FileManager.default.removeItem(at: directory)
     }
