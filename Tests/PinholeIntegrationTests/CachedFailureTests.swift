@@ -87,7 +87,10 @@ struct CachedFailureTests {
         #expect(Self.requests(harness) == 2)
     }
 
-    @Test(arguments: [(500, [:], 2), (503, ["cache-control": "max-age=60"], 1), (429, [:], 2)])
+    @Test(arguments: [
+        (500, [:], 2), (503, ["cache-control": "max-age=60"], 1), (429, [:], 2),
+        (429, ["cache-control": "max-age=60"], 2),
+    ])
     func onlyACacheableStatusIsKeptInMemory(status: Int, headers: [String: String], requests: Int) async throws {
         // Given a failing status with these headers, and no disk cache
         let harness = try Self.serving(status, headers)
@@ -95,7 +98,8 @@ struct CachedFailureTests {
         // When it is loaded twice within the TTL
         _ = try await Self.failure(harness.pipeline, request)
         let second = try await Self.failure(harness.pipeline, request)
-        // Then a plain 5xx or 429 asked the origin again, an explicitly fresh one did not
+        // Then a plain 5xx or 429 asked the origin again, an explicitly fresh 5xx did not (a 429 is never kept for
+        // its freshness: RFC 6585 §4)
         #expect(second.httpStatusCode == status)
         #expect(Self.requests(harness) == requests)
     }
@@ -227,6 +231,7 @@ struct CachedFailureTests {
         (410, ["cache-control": "max-age=600, no-store"], false),
         (404, ["cache-control": "no-cache"], false),
         (404, ["cache-control": "max-age=600", "vary": "*"], false),
+        (429, ["cache-control": "max-age=600"], false),
     ])
     func onlyCacheableFailuresAreStored(status: Int, headers: [String: String], stored: Bool) async throws {
         // Given a failing response with these headers, loaded once

@@ -34,7 +34,8 @@ extension ImagePipeline {
     /// Keeps a load's `error` where the next request finds it: in memory for a short while
     /// (``DiskCacheFreshness/memoryLifetime(of:ttl:followsHTTPFreshness:now:)``), and on disk, with no body, when
     /// HTTP lets the failing response be stored (``DiskCacheFreshness/decision(forFailure:now:defaultFreshness:)``).
-    /// A `4xx` that may not be stored removes the entry it answered for (a stale success the origin no longer has).
+    /// A `4xx` that may not be stored removes the entry it answered for (a stale success the origin no longer has),
+    /// but for a `408` or `429`, which say nothing of the resource (``DiskCacheFreshness/momentaryFailures``).
     func remember(
         _ error: PinholeError, for request: ImageRequest, key: DataJobKey, cached: DiskCache.Entry?, in disk: DiskCache?
     ) async {
@@ -53,7 +54,8 @@ extension ImagePipeline {
             let varying = metadata.varying(error.httpResponse?.headers["vary"], requestHeaders: request.headers)
             await storeOriginal(Data(), metadata: varying, for: key.sourceKey)
         case .doNotStore:
-            if cached != nil, (400...499).contains(error.httpStatusCode ?? 0) {
+            let status = error.httpStatusCode ?? 0
+            if cached != nil, (400...499).contains(status), !DiskCacheFreshness.momentaryFailures.contains(status) {
                 await disk.removeEntry(for: key.sourceKey)
             }
         }

@@ -57,11 +57,12 @@ extension ImagePipeline {
     }
 
     /// Whether `error` says the origin could not be reached (transport failure, a body cut short, timeout, `5xx`),
-    /// the cases in which RFC 9111 lets a cache answer with a stale copy (§4.2.4; §4.3.3 for a `5xx`).
+    /// the cases in which RFC 9111 lets a cache answer with a stale copy (§4.2.4; §4.3.3 for a `5xx`), or would
+    /// not answer now (`429 Too Many Requests`, which asks to come back later as a `503` does).
     static func meansOriginUnreachable(_ error: PinholeError) -> Bool {
         switch error.code {
         case .networkFailure, .truncated, .timeout: true
-        case .httpStatus: (500...599).contains(error.httpStatusCode ?? 0)
+        case .httpStatus: (500...599).contains(error.httpStatusCode ?? 0) || error.httpStatusCode == 429
         default: false
         }
     }

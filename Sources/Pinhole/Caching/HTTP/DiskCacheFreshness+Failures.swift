@@ -5,6 +5,11 @@ extension DiskCacheFreshness {
     /// (RFC 9110 §15.1): `404`, `405`, `410`, `414` and `501`.
     static let heuristicallyCacheableFailures: Set<Int> = [404, 405, 410, 414, 501]
 
+    /// Client-error statuses that say nothing of the resource, only of this moment: `408 Request Timeout` and
+    /// `429 Too Many Requests`. Neither removes or replaces a stored image, and a `429` is never stored, whatever
+    /// its freshness (RFC 6585 §4: https://www.rfc-editor.org/rfc/rfc6585#section-4).
+    static let momentaryFailures: Set<Int> = [408, 429]
+
     /// The longest a failure is stored, whatever its freshness says: one day, in seconds. A CDN's blanket
     /// `max-age` of a year would otherwise pin a passing `503` or a withdrawn-then-restored image for that year.
     static let maxFailureLifetime: TimeInterval = 86_400
@@ -24,7 +29,7 @@ extension DiskCacheFreshness {
     ///   (`max-age`, else `Expires`), or, with neither, for the heuristic one when it has a `Last-Modified`
     ///   (10 % of its age, capped by the default); with neither nor a `Last-Modified` it is not stored.
     /// - Any other status (`403`, `500`, `503`…) is stored only for an explicit freshness.
-    /// - Never for longer than ``maxFailureLifetime`` (a day).
+    /// - Never for longer than ``maxFailureLifetime`` (a day); never a `429` (``momentaryFailures``).
     /// - `no-store` and `Vary: *` are never stored; a lifetime of 0 (`no-cache`, `max-age=0`, an expired or invalid
     ///   `Expires`) is not stored either: it could never answer. The redirects on the way limit the lifetime as they
     ///   do a success's (``limited(_:by:now:defaultFreshness:)``).
@@ -36,6 +41,7 @@ extension DiskCacheFreshness {
         let directives = HTTPCacheControl(headers["cache-control"])
         if let reason = reasonNotToStore(directives, vary: headers["vary"]) { return .doNotStore(reason: reason) }
         let status = response.statusCode
+        if status == 429 { return .doNotStore(reason: "HTTP 429, which a cache never stores (RFC 6585 §4)") }
         let explicit = directives.maxAge != .absent || headers["expires"] != nil
         let heuristic = heuristicallyCacheableFailures.contains(status)
         guard explicit || (heuristic && HTTPDate.parse(headers["last-modified"]) != nil) else {
@@ -63,8 +69,9 @@ extension DiskCacheFreshness {
     /// freshness when `followsHTTPFreshness`, and never one that says `no-store` or `Vary: *`; and a 429 or 503
     /// for at least the wait its `Retry-After` asks for (``HTTPRetryAfter``), whatever the rest of its head says
     /// (only its status and its wait are reused, so that a rate-limited origin is not asked again before it
-    /// said). Never a cancellation, a timeout, a transport failure, a local limit, or a `5xx` without freshness or
-    /// a wait: those say nothing lasting about the source. Always at most `ttl`.
+    /// said). Never a cancellation, a timeout, a transport failure, a local limit, a `5xx` without freshness or a
+    /// wait, or a `429` without a wait (its freshness does not count: RFC 6585 §4): those say nothing lasting
+    /// about the source. Always at most `ttl`.
     static func memoryLifetime(of error: PinholeError, ttl: Duration, followsHTTPFreshness: Bool, now: Date = Date())
         -> Duration?
     {
@@ -81,7 +88,7 @@ extension DiskCacheFreshness {
     {
         switch error.code {
         case .fileNotFound: return ttl
-        case .httpStatus: break
+        case .httpStatus where error.httpStatusCode != 429: break
         default: return nil
         }
         let heuristic = heuristicallyCacheableFailures.contains(error.httpStatusCode ?? 0)
