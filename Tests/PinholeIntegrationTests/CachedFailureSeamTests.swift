@@ -93,9 +93,12 @@ struct CachedFailureSeamTests {
         #expect(await restarted.pipeline.diskCache()?.count == 0)
     }
 
-    @Test(arguments: [("max-age=0", "max-age=600", true), ("no-cache", "max-age=600", false), ("no-cache", "", false)])
+    @Test(arguments: [
+        (429, "max-age=0", "max-age=600", true), (429, "no-cache", "max-age=600", false), (429, "no-cache", "", false),
+        (408, "no-cache", "max-age=600", false),
+    ])
     func aStaleImageWhoseRevalidationIsRateLimitedStaysOnDisk(
-        cacheControl: String, rateLimitCacheControl: String, standsIn: Bool
+        status: Int, cacheControl: String, rateLimitCacheControl: String, standsIn: Bool
     ) async throws {
         // Given an image stored stale, which may stand in when the origin fails (max-age=0) or may not (no-cache)
         let harness = try Harness(diskCache: true)
@@ -104,17 +107,17 @@ struct CachedFailureSeamTests {
             Self.path,
             Route(headers: ["content-type": "image/jpeg", "cache-control": cacheControl], body: image, etag: "v1"))
         _ = try await harness.pipeline.image(for: harness.request(Self.path))
-        // When its revalidation is answered 429, one that says it is fresh for ten minutes or says nothing of it
+        // When its revalidation is answered 429 (or 408), one that says it is fresh for ten minutes or says nothing
         var headers = ["retry-after": "30"]
         if !rateLimitCacheControl.isEmpty { headers["cache-control"] = rateLimitCacheControl }
-        harness.server.route(Self.path, Route(status: 429, headers: headers, body: Data("slow down".utf8)))
+        harness.server.route(Self.path, Route(status: status, headers: headers, body: Data("slow down".utf8)))
         let restarted = try harness.restarted()
         let result = await Result { try await restarted.pipeline.image(for: restarted.request(Self.path)) }
         // Then the stale image stands in where it may, the caller gets the 429 where it may not, and either way
-        // the image stays on disk as it was: a 429 says nothing of the resource (RFC 6585 §4: never stored)
+        // the image stays on disk as it was: a 429 or 408 says nothing of the resource (RFC 6585 §4: never stored)
         switch result {
         case .success(let response): #expect(standsIn && response.source == .diskCache, "\(response.source)")
-        case .failure(let error): #expect(!standsIn && (error as? PinholeError)?.httpStatusCode == 429, "\(error)")
+        case .failure(let error): #expect(!standsIn && (error as? PinholeError)?.httpStatusCode == status, "\(error)")
         }
         let entry = await restarted.pipeline.diskCache()?.entry(for: restarted.request(Self.path).sourceKey)
         #expect(entry?.metadata.failureStatus == nil)

@@ -129,4 +129,52 @@ struct RetryAfterBackoffTests {
         let left = try #require(HTTPRetryAfter.seconds(of: kept, now: Date(), limit: 3_600))
         #expect((116...119).contains(left), "\(left) s left")
     }
+
+    // MARK: - The wait and the disk cache
+
+    /// A harness with a disk cache whose origin served ``path`` as an image with `cacheControl` and a validator,
+    /// loaded once at 100 px, and now answers `status` asking for a 30 s wait.
+    static func storedThenLimited(_ status: Int, cacheControl: String) async throws -> Harness {
+        let harness = try Harness(diskCache: true)
+        harness.server.route(
+            path,
+            Route(
+                headers: ["content-type": "image/jpeg", "cache-control": cacheControl],
+                body: try await Fixture.input("orient-1.jpg"), etag: "v1"))
+        #expect(try await harness.pipeline.image(for: harness.request(path, size: 100)).source == .network)
+        try #require(await eventually { await harness.pipeline.diskCache()?.count == 1 })
+        harness.server.route(path, Route(status: status, headers: ["retry-after": "30"], body: Data("wait".utf8)))
+        return harness
+    }
+
+    @Test(arguments: [429, 503])
+    func aStaleCopyStandsInForTheWholeWaitWithoutAskingTheOriginAgain(status: Int) async throws {
+        // Given a stale stored image whose origin now answers 429 or 503 asking for 30 s
+        let harness = try await Self.storedThenLimited(status, cacheControl: "max-age=0")
+        let restarted = try harness.restarted()
+        // When four sizes of it are asked for, one after another
+        for size in [120, 140, 160, 180] {
+            let response = try await restarted.pipeline.image(for: restarted.request(Self.path, size: size))
+            // Then each is the stale copy
+            #expect(response.source == .diskCache, "\(size)")
+        }
+        // And the origin was asked once during the wait (the first revalidation), not once per size
+        #expect(harness.server.requestCount(for: Self.path) == 2)
+        #expect(restarted.pipeline.metrics.staleHits == 4)
+    }
+
+    @Test(arguments: ["max-age=600", "max-age=0"])
+    func aWaitKeptByAReloadDoesNotHideTheStoredImage(cacheControl: String) async throws {
+        // Given a stored image, fresh or stale, and a reload of it answered 429 asking for 30 s
+        let harness = try await Self.storedThenLimited(429, cacheControl: cacheControl)
+        var reload = harness.request(Self.path, size: 40)
+        reload.options.insert(.reloadIgnoringCachedData)
+        let reloadError = try await Self.failure(harness, reload)
+        #expect(reloadError.httpStatusCode == 429)
+        // When another size is asked for during the wait
+        let response = try await harness.pipeline.image(for: harness.request(Self.path, size: 150))
+        // Then the stored image answers (fresh, or stale standing in), and the origin is not asked again
+        #expect(response.source == .diskCache)
+        #expect(harness.server.requestCount(for: Self.path) == 2)
+    }
 }

@@ -88,14 +88,17 @@ public final class DiskCache: Sendable {
     /// Replaces the metadata of the entry for `key` and keeps its data (after a `304 Not Modified`); does nothing
     /// when there is no valid entry. When the write fails the old entry stays, whole.
     ///
+    /// - Returns: whether the entry was rewritten (`false`: there was no valid entry).
     /// - Throws: ``PinholeError/Code/cacheUnavailable`` when the new file cannot be written (the disk is full, the
     ///   directory is gone or read-only); `CancellationError` when the task is cancelled before the work starts.
-    public func updateMetadata(_ metadata: Metadata, for key: String) async throws {
+    @discardableResult
+    public func updateMetadata(_ metadata: Metadata, for key: String) async throws -> Bool {
         let name = Self.fileName(forKey: key)
-        guard let generation = index.withLock({ $0.generation(of: name) }) else { return }
-        try await pool.run { [self] in
-            guard let entry = readEntry(key: key, name: name, generation: generation) else { return }
+        guard let generation = index.withLock({ $0.generation(of: name) }) else { return false }
+        return try await pool.run { [self] in
+            guard let entry = readEntry(key: key, name: name, generation: generation) else { return false }
             try write(entry.data, metadata: metadata, key: key, replacing: generation)
+            return true
         }
     }
 

@@ -3,14 +3,33 @@ import Foundation
 extension ImagePipeline {
     /// The memory side's failure for `request`'s source within ``Configuration/failureMemoryTTL``, or `nil` (none, or
     /// the request skips cached copies: ``ImageRequest/Options/reloadIgnoringCachedData``,
-    /// ``ImageRequest/Options/disableMemoryCacheReads``).
+    /// ``ImageRequest/Options/disableMemoryCacheReads``). Not counted yet: see ``answer(with:)``.
     func recentFailure(for request: ImageRequest, key: DataJobKey) -> PinholeError? {
         guard !request.options.contains(.reloadIgnoringCachedData),
             !request.options.contains(.disableMemoryCacheReads)
         else { return nil }
-        guard let failure = recentFailures[key.sourceKey] else { return nil }
+        return recentFailures[key.sourceKey]
+    }
+
+    /// `failure`, kept in memory, answers a load: counted as a ``PipelineMetrics/failureHits``.
+    func answer(with failure: PinholeError) -> PinholeError {
         recorder.record { $0.failureHits += 1 }
         return failure
+    }
+
+    /// Whether a kept `failure` is the wait an origin asked for (a 429 or 503 with `Retry-After`,
+    /// ``HTTPRetryAfter``) rather than a failure of the source: it keeps the origin from being asked, not the disk
+    /// cache from answering, so the data job reads the disk first and a stale copy stands in while it lasts.
+    static func isOriginWait(_ failure: PinholeError) -> Bool {
+        failure.httpResponse?.headers["retry-after"] != nil
+    }
+
+    /// After a stale copy stood in for a load that failed with `error`: keeps the wait the origin asked for, if
+    /// any, so that until it ends the copy stands in without asking the origin again.
+    func rememberWait(of error: PinholeError, for request: ImageRequest, key: DataJobKey) {
+        let limit = min(Int(clamping: configuration.failureMemoryTTL.components.seconds), 1_000_000_000) + 1
+        guard let wait = HTTPRetryAfter.seconds(of: error, now: Date(), limit: limit) else { return }
+        rememberInMemory(error, for: request, key: key, ttl: min(configuration.failureMemoryTTL, .seconds(wait)))
     }
 
     /// The error a stored failure (``DiskCache/Metadata/failureStatus``) answers with while it may answer without
@@ -75,7 +94,7 @@ extension ImagePipeline {
 
     /// Keeps `error` without its response head (its decisions are made) but for the wait a 429 or 503 asked for
     /// (``HTTPRetryAfter``), kept as the date it ends by this machine's clock so that a later answer counts down
-    /// (a server passes it on): what a later load is answered with.
+    /// (a server passes it on; ``isOriginWait(_:)``): what a later load is answered with.
     private func rememberInMemory(_ error: PinholeError, for request: ImageRequest, key: DataJobKey, ttl: Duration) {
         guard ttl > .zero, !request.options.contains(.disableMemoryCacheWrites) else { return }
         let now = Date()
@@ -83,8 +102,7 @@ extension ImagePipeline {
             HTTPRetryAfter.seconds(of: error, now: now, limit: 86_400).map { wait in
                 DataResponse(
                     data: Data(), statusCode: response.statusCode,
-                    headers: ["retry-after": HTTPDate.format(now.addingTimeInterval(TimeInterval(wait)))],
-                    url: response.url)
+                    headers: ["retry-after": HTTPRetryAfter.date(endingWaitOf: wait, from: now)], url: response.url)
             }
         }
         let kept = PinholeError(

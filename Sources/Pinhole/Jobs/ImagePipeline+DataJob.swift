@@ -45,7 +45,9 @@ extension ImagePipeline {
     /// (``diskEntry(for:of:key:in:)``). The rules are HTTP's (``DiskCacheFreshness``).
     func runDataJob(_ request: ImageRequest, key: DataJobKey, context: JobContext) async throws -> LoadedData {
         if let inline = try inlineData(of: request) { return inline }
-        if let failure = recentFailure(for: request, key: key) { throw failure }
+        // A wait the origin asked for holds back the network only: the disk is read first (`isOriginWait`).
+        let recent = recentFailure(for: request, key: key)
+        if let recent, !Self.isOriginWait(recent) { throw answer(with: recent) }
         // The source was checked by every caller before it could reach this job (`image(for:)`).
         let useDisk = request.usesDiskCacheForData && (key.readsDiskCache || key.writesDiskCache)
         let disk = useDisk ? await lazyDiskCache.cache() : nil
@@ -63,12 +65,19 @@ extension ImagePipeline {
         }
         try Task.checkCancellation()
         guard key.loadsFromSource else { throw Self.notCached(request) }
+        if let wait = recent {
+            if let stale = staleStandIn(cached, after: wait) { return stale }
+            throw answer(with: wait)
+        }
 
         let response: DataResponse
         do {
             response = try await load(request, key: key, cached: cached, context: context)
         } catch let error as PinholeError {
-            if let stale = staleStandIn(cached, after: error) { return stale }
+            if let stale = staleStandIn(cached, after: error) {
+                rememberWait(of: error, for: request, key: key)
+                return stale
+            }
             await remember(error, for: request, key: key, cached: cached, in: disk)
             throw error
         }

@@ -26,8 +26,7 @@ extension ImagePipeline {
             // A task of its own, awaited: a caller's cancellation must not drop the update for every sharer.
             let update = Task { try await disk.updateMetadata(refreshed, for: key.sourceKey) }
             do {
-                try await update.value
-                lazyDiskCache.storeFailures.storeSucceeded()
+                if try await update.value { lazyDiskCache.storeFailures.storeSucceeded() }
             } catch {
                 // The old entry stays: it is revalidated again next time. Reported as a store is.
                 lazyDiskCache.storeFailures.storeFailed("the headers of \(key.sourceKey) after a 304", error)

@@ -6,8 +6,8 @@ extension DiskCacheFreshness {
     static let heuristicallyCacheableFailures: Set<Int> = [404, 405, 410, 414, 501]
 
     /// Client-error statuses that say nothing of the resource, only of this moment: `408 Request Timeout` and
-    /// `429 Too Many Requests`. Neither removes or replaces a stored image, and a `429` is never stored, whatever
-    /// its freshness (RFC 6585 §4: https://www.rfc-editor.org/rfc/rfc6585#section-4).
+    /// `429 Too Many Requests`. Neither is stored, whatever its freshness, nor removes a stored image (RFC 6585 §4:
+    /// a 429 is never stored by a cache: https://www.rfc-editor.org/rfc/rfc6585#section-4).
     static let momentaryFailures: Set<Int> = [408, 429]
 
     /// The longest a failure is stored, whatever its freshness says: one day, in seconds. A CDN's blanket
@@ -29,7 +29,7 @@ extension DiskCacheFreshness {
     ///   (`max-age`, else `Expires`), or, with neither, for the heuristic one when it has a `Last-Modified`
     ///   (10 % of its age, capped by the default); with neither nor a `Last-Modified` it is not stored.
     /// - Any other status (`403`, `500`, `503`…) is stored only for an explicit freshness.
-    /// - Never for longer than ``maxFailureLifetime`` (a day); never a `429` (``momentaryFailures``).
+    /// - Never for longer than ``maxFailureLifetime`` (a day); never a `408` or `429` (``momentaryFailures``).
     /// - `no-store` and `Vary: *` are never stored; a lifetime of 0 (`no-cache`, `max-age=0`, an expired or invalid
     ///   `Expires`) is not stored either: it could never answer. The redirects on the way limit the lifetime as they
     ///   do a success's (``limited(_:by:now:defaultFreshness:)``).
@@ -41,7 +41,9 @@ extension DiskCacheFreshness {
         let directives = HTTPCacheControl(headers["cache-control"])
         if let reason = reasonNotToStore(directives, vary: headers["vary"]) { return .doNotStore(reason: reason) }
         let status = response.statusCode
-        if status == 429 { return .doNotStore(reason: "HTTP 429, which a cache never stores (RFC 6585 §4)") }
+        if momentaryFailures.contains(status) {
+            return .doNotStore(reason: "HTTP \(status), which says nothing of the resource (RFC 6585 §4 for a 429)")
+        }
         let explicit = directives.maxAge != .absent || headers["expires"] != nil
         let heuristic = heuristicallyCacheableFailures.contains(status)
         guard explicit || (heuristic && HTTPDate.parse(headers["last-modified"]) != nil) else {

@@ -34,4 +34,12 @@ package enum HTTPRetryAfter {
         }
         return seconds(error.httpResponse?.headers["retry-after"], now: now, limit: limit)
     }
+
+    /// The HTTP-date at which a wait of `seconds` from `now` ends, rounded up to the whole second: counted down from
+    /// it (``seconds(_:now:limit:)``), the wait never ends early (rounded down, a wait of 1 s kept at x.9 s would
+    /// read as none 0.1 s later).
+    package static func date(endingWaitOf seconds: Int, from now: Date) -> String {
+        let end = (now.timeIntervalSince1970 + TimeInterval(seconds)).rounded(.up)
+        return HTTPDate.format(Date(timeIntervalSince1970: end))
+    }
 }
