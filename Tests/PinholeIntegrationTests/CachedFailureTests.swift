@@ -224,7 +224,7 @@ struct CachedFailureTests {
 
     @Test(arguments: [
         (500, ["cache-control": "max-age=600"], true),
-        (503, ["expires": HTTPCacheRuleTests.httpDate(600)], true),
+        (503, ["expires": HTTPCacheRuleTests.httpDate(21_600)], true),
         (500, [:], false),
         (404, [:], false),
         (404, ["last-modified": HTTPCacheRuleTests.httpDate(-86_400)], true),

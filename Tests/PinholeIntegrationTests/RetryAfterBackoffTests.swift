@@ -43,12 +43,15 @@ struct RetryAfterBackoffTests {
 
     @Test(arguments: [
         (429, ["retry-after": "30"]), (503, ["retry-after": "30"]), (503, ["retry-after": " 0030 "]),
-        (503, ["retry-after": httpDate(secondsFromNow: 60)]),
+        (503, ["retry-after": "<an HTTP-date 60 s from when the test runs>"]),
         (429, ["retry-after": "30", "cache-control": "no-store"]),
         (503, ["retry-after": "30", "cache-control": "max-age=0"]),
     ])
     func aRateLimitedSourceIsNotAskedAgainBeforeItsWait(status: Int, headers: [String: String]) async throws {
-        // Given an origin that answers the source with a 429 or 503 asking for a wait
+        // Given an origin that answers the source with a 429 or 503 asking for a wait (a date is made now: the
+        // arguments are made when the run starts, maybe minutes before this case)
+        var headers = headers
+        if headers["retry-after"]?.hasPrefix("<") == true { headers["retry-after"] = Self.httpDate(secondsFromNow: 60) }
         let harness = try Self.serving(status, headers)
         let request = harness.request(Self.path)
         // When the source is loaded twice within the wait
@@ -176,5 +179,26 @@ struct RetryAfterBackoffTests {
         // Then the stored image answers (fresh, or stale standing in), and the origin is not asked again
         #expect(response.source == .diskCache)
         #expect(harness.server.requestCount(for: Self.path) == 2)
+    }
+
+    @Test func aWaitOutlastsTheFailureStoredOnDiskWithIt() async throws {
+        // Given a disk cache, and an origin whose 503 asks for a 20 s wait and may be stored for 1 s
+        let harness = try Harness(diskCache: true)
+        harness.server.route(
+            Self.path,
+            Route(
+                status: 503, headers: ["retry-after": "20", "cache-control": "max-age=1"], body: Data("busy".utf8)))
+        let request = harness.request(Self.path)
+        _ = try await Self.failure(harness, request)
+        try #require(await eventually { await harness.pipeline.diskCache()?.count == 1 })
+        // When the source is asked for at once, and again once the stored failure is stale
+        let soon = try await Self.failure(harness, request)
+        try await Task.sleep(for: .milliseconds(1500))
+        let later = try await Self.failure(harness, request)
+        // Then both answers carry what is left of the wait, and the origin was not asked again within it
+        let now = Date()
+        #expect((18...21).contains(HTTPRetryAfter.seconds(of: soon, now: now, limit: 3_600) ?? 0))
+        #expect((17...20).contains(HTTPRetryAfter.seconds(of: later, now: now, limit: 3_600) ?? 0))
+        #expect(harness.server.requestCount(for: Self.path) == 1)
     }
 }

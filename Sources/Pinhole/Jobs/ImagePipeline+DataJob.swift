@@ -58,6 +58,8 @@ extension ImagePipeline {
             cached = await storedOriginal(for: request, key: key, in: disk)
             context.record(.dataDiskLookup, since: lookupStart)
             if let stored = cached, stored.metadata.failureStatus != nil {
+                // A kept wait is the origin's newer word, with its `Retry-After`; the stored failure has no head.
+                if let wait = recent { throw answer(with: wait) }
                 if let failure = failureFromDisk(stored, for: request, key: key) { throw failure }
                 cached = nil  // a stale failure has nothing to revalidate or stand in with
             }
