@@ -52,4 +52,24 @@ struct CommandLineEndToEndTests {
         #expect(version.stdout.hasPrefix("pinhole "))
         #expect(version.stdout.contains("libvips 8."), "\(version.stdout)")
     }
+
+    @Test func theDebugVerbsTheREADMEUsesAreListedByHelp() async throws {
+        // Given the binary
+        let directory = FileManager.default.temporaryDirectory.path
+        // When the top-level help, the debug help and an unknown debug verb are asked for
+        let help = try await PinholeBinary.run(["--help"], in: directory)
+        let debugHelp = try await PinholeBinary.run(["debug", "--help"], in: directory)
+        let unknown = try await PinholeBinary.run(["debug", "no-such-verb"], in: directory)
+        // Then the top level points to the debug verbs and every benchmark, the debug help lists each verb, and an
+        // unknown verb is a usage error that points to the help
+        #expect(help.stdout.contains("pinhole debug --help") && help.stdout.contains("bench sizes|download|batch"))
+        #expect(debugHelp.status == 0, "\(debugHelp.stderr)")
+        let verbs = [
+            "memory-estimate", "storm", "disk-cache-writer", "disk-cache-check", "rss-many", "decode-warnings",
+        ]
+        for verb in verbs + ["dc-only-stream"] {
+            #expect(debugHelp.stdout.contains("\n  \(verb)"), "debug help lacks \(verb)")
+        }
+        #expect(unknown.status == 2 && unknown.stderr.contains("pinhole debug --help"), "\(unknown.stderr)")
+    }
 }

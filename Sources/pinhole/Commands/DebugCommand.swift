@@ -2,7 +2,7 @@ import Foundation
 import Pinhole
 import PinholeVips
 
-/// `pinhole debug …`: hidden verbs that the reliability tests run as child processes (not in `--help`).
+/// `pinhole debug …`: the verbs that the reliability tests run as child processes (``help``).
 ///
 /// - `storm [--seed N] [--requests N]`: the cancellation storm (``CancellationStorm``), one JSON line.
 /// - `disk-cache-writer DIR --seed N [--limit BYTES]`: writes self-checking disk-cache entries until killed
@@ -29,10 +29,38 @@ enum DebugCommand {
         case "decode-warnings": return try await DecodeWarningsProbe.run(rest)
         case "dc-only-stream": return try await dcOnlyStream(rest)
         case "memory-estimate": return try await MemoryEstimateProbe.run(rest)
-        case let other?: throw UsageError("unknown debug verb '\(other)'")
+        case "--help", "-h", "help":
+            print(help)
+            return 0
+        case let other?: throw UsageError("unknown debug verb '\(other)' (see 'pinhole debug --help')")
         case nil: throw UsageError("no debug verb given")
         }
     }
+
+    /// The text `pinhole debug --help` prints.
+    static let help = """
+        USAGE: pinhole debug <verb> [arguments]
+
+        Probes the reliability tests and benchmarks run as child processes; each prints one JSON line.
+
+        VERBS:
+          memory-estimate FILE... [--size PIXELS]
+                               The decode-memory estimate of a thumbnail of each file (memory admission).
+          storm [--seed N] [--requests N]
+                               The cancellation storm: every caller gets exactly one answer.
+          disk-cache-writer DIR --seed N [--limit BYTES]
+                               Writes self-checking disk-cache entries until killed.
+          disk-cache-check DIR [--limit BYTES]
+                               Reads every entry back and verifies it.
+          rss-many FILE... [--size PIXELS]
+                               Thumbnails all files at once; reports peak RSS.
+          decode-warnings FILE...
+                               Decodes each file; reports the warnings libvips captured.
+          dc-only-stream FILE OUT
+                               Writes the stream DC-only decoding gives libjpeg for a progressive JPEG.
+
+        Exit status: 0 when the run's own checks held, 1 when one failed, 2 for a usage error.
+        """
 
     /// The value after `name` in `arguments`, as an integer; `fallback` when absent.
     static func integer(_ name: String, in arguments: [String], default fallback: Int) throws(UsageError) -> Int {

@@ -110,9 +110,12 @@ struct PinholeCLI: Sendable {
           bench pipeline       Memory-cache hit, overhead per request, coalescing, threads while waiting.
           bench scroll         The 200-row list: naive GCD vs ImageSlot + ImagePipeline.
           bench experiments    Chunked CPU work, concurrent waits, response delay under CPU load.
-          bench serve [--compare]
+          bench serve [--compare|--overload]
                                pinhole serve under wrk (2K photos -> 512 px) against nginx image_filter.
-                               See 'pinhole bench --help' for the benchmarks' options.
+          bench sizes|download|batch|animation|rss
+                               The other benchmarks. See 'pinhole bench --help' for them all and their options.
+          debug VERB           Probes the reliability tests run (memory-estimate, storm, ...).
+                               See 'pinhole debug --help'.
 
         OPTIONS:
           --help, -h           Show this help.
