@@ -16,10 +16,12 @@ struct BenchSupportTests {
         let resident = ProcessStats.residentBytes()
         let peak = ProcessStats.peakResidentBytes()
 
-        // Then the figures are plausible and consistent
+        // Then the figures are plausible and consistent. Within 20 MB: the two are read one after the other
+        // while other tests allocate and free, and the kernel records the high-water mark only at unmap time, so
+        // memory returned in between (madvise, not munmap) lowers VmRSS before VmHWM has seen it
         #expect(threads >= 1)
         #expect(resident > 1_000_000)
-        #expect(peak >= resident)
+        #expect(peak >= resident - 20_000_000)
     }
 
     @Test func peakResidentSizeIsAHighWaterMarkThatStaysAfterMemoryIsReturned() throws {
@@ -41,10 +43,11 @@ struct BenchSupportTests {
         // Then the held memory counts as resident, the peak covers it, and the peak stays when the 200 MB
         // leave, where the current resident size falls by about that much. Within 20 MB: the kernel's RSS
         // counters are per-CPU and approximate (`get_mm_rss`), and the high-water mark is only recorded at
-        // unmap time, so it can read a few hundred KB below the figure `VmHWM` showed while the memory was held.
+        // unmap time, so it can read a few hundred KB below the figure `VmHWM` showed while the memory was held,
+        // and below the `VmRSS` read just before it when another test returned memory in between (CI saw one page).
         let slack = 20_000_000
         #expect(residentWhileHeld >= size - slack)
-        #expect(peakWhileHeld >= residentWhileHeld)
+        #expect(peakWhileHeld >= residentWhileHeld - slack)
         #expect(peakAfter >= peakWhileHeld - slack)
     }
 
