@@ -98,11 +98,12 @@ struct ConnectionHandler {
         let head = ResponseHeadBuilder.encode(
             status: status, headers: route.headers, etag: route.etag,
             contentLength: hasBody && route.declaresLength ? route.body.count : nil, close: !keepAlive)
-        let completion: ServerStorage.RequestEnd = notModified ? .notModified : .completed
+        // Counted before the head goes out: a client that holds its 304 must see it counted
+        if notModified { storage.notModifiedAnswered() }
 
         switch route.behavior {
         case .normal, .neverRespond:
-            return finish(send(head, body), keepAlive: keepAlive, completion: completion)
+            return finish(send(head, body), keepAlive: keepAlive)
         case .truncate(let afterBytes):
             return partial(head, body, afterBytes) ?? endedByServer(.closeGracefully)
         case .reset(let afterBytes):
@@ -118,7 +119,7 @@ struct ConnectionHandler {
                 offset = end
                 if offset < body.endIndex, let failed = outcome(connection.wait(for: interval)) { return failed }
             }
-            return finish(.done, keepAlive: keepAlive, completion: completion)
+            return finish(.done, keepAlive: keepAlive)
         }
     }
 
@@ -143,11 +144,9 @@ struct ConnectionHandler {
         }
     }
 
-    private func finish(
-        _ result: ClientConnection.Outcome, keepAlive: Bool, completion: ServerStorage.RequestEnd = .completed
-    ) -> Next {
+    private func finish(_ result: ClientConnection.Outcome, keepAlive: Bool) -> Next {
         if let failed = outcome(result) { return failed }
-        storage.requestEnded(completion)
+        storage.requestEnded(.completed)
         return keepAlive ? .keepAlive : .closeGracefully
     }
 

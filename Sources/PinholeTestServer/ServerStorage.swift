@@ -93,15 +93,17 @@ final class ServerStorage: Sendable {
         }
     }
 
-    enum RequestEnd { case completed, notModified, aborted, endedByServer }
+    enum RequestEnd { case completed, aborted, endedByServer }
+
+    /// Counts a 304 when it is decided, before its head is written (see ``Stats/notModified``).
+    func notModifiedAnswered() {
+        state.withLock { $0.stats.notModified += 1 }
+    }
 
     func requestEnded(_ end: RequestEnd) {
         state.withLock { state in
             switch end {
             case .completed: state.stats.requestsCompleted += 1
-            case .notModified:
-                state.stats.requestsCompleted += 1
-                state.stats.notModified += 1
             case .aborted: state.stats.requestsAborted += 1
             case .endedByServer: break
             }

@@ -11,7 +11,9 @@ public struct Stats: Sendable, Equatable {
     /// Requests whose client closed or reset the connection before the full response was written, including
     /// during the latency, a stall, a trickle or a never-answered request.
     public var requestsAborted: Int
-    /// `304 Not Modified` responses sent (also counted in ``requestsCompleted``).
+    /// `304 Not Modified` answers, counted when decided, before the head is written: a client that has read
+    /// its 304 always finds it counted. ``requestsCompleted`` counts it too once it is written; a 304 whose
+    /// client goes away while it is written counts here and in ``requestsAborted``.
     public var notModified: Int
     /// TCP connections accepted.
     public var connectionsAccepted: Int
