@@ -65,6 +65,15 @@ final class ClientConnection {
         }
     }
 
+    /// Waits until `gate` is open, watching the socket as ``wait(for:)`` does (the gate is checked every 10 ms).
+    func wait(until gate: ResponseGate) -> Outcome {
+        while !gate.isOpen {
+            let outcome = wait(for: .milliseconds(10))
+            if outcome != .done { return outcome }
+        }
+        return .done
+    }
+
     /// Writes all of `bytes` (no copy), waiting for buffer space as needed.
     func send(_ bytes: some ContiguousBytes) -> Outcome {
         bytes.withUnsafeBytes { buffer in

@@ -75,6 +75,13 @@ struct ConnectionHandler {
             case .stopping: return endedByServer(.closeNow)
             }
         }
+        if let gate = route.gate {
+            switch connection.wait(until: gate) {
+            case .done: break
+            case .peerClosed: return aborted()
+            case .stopping: return endedByServer(.closeNow)
+            }
+        }
         if route.behavior == .neverRespond { return holdUntilClientCloses() }
 
         let notModified =

@@ -15,6 +15,8 @@ public struct Route: Sendable {
     /// Waited before the status line is sent; a client that closes meanwhile is counted aborted at once and
     /// gets nothing. `.zero` by default.
     public var latency: Duration = .zero
+    /// When set, each request waits after ``latency`` until the test opens this gate; `nil` by default.
+    public var gate: ResponseGate?
     /// The entity tag sent in `ETag` (quoted by the server unless it already starts with `"` or `W/`). A request
     /// whose `If-None-Match` matches it (weak comparison, or `*`) gets `304 Not Modified` with an empty body.
     public var etag: String?

@@ -16,8 +16,10 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 3))
 struct ServeCommandEndToEndTests {
     /// Starts `pinhole serve` on a kernel-chosen port; returns the child and its port once it listens.
-    static func start(_ arguments: [String]) async throws -> (SpawnedProcess, Int) {
-        let child = try SpawnedProcess([PinholeExecutable.path, "serve", "--listen", "127.0.0.1:0"] + arguments)
+    static func start(_ arguments: [String], environment: [String: String]? = nil) async throws -> (SpawnedProcess, Int)
+    {
+        let child = try SpawnedProcess(
+            [PinholeExecutable.path, "serve", "--listen", "127.0.0.1:0"] + arguments, environment: environment)
         var port: Int?
         _ = await eventually(timeout: .seconds(30), every: .milliseconds(20)) {
             let text = await child.stderr()
@@ -95,24 +97,24 @@ struct ServeCommandEndToEndTests {
     }
 
     @Test func sigtermFinishesRequestsInFlightRefusesNewOnesAndExitsZero() async throws {
-        // Given the binary serving with a key from the environment, and an origin that answers after 3 s × the
-        // load factor (a fixed 1.5 s let both answers finish before the late request under ThreadSanitizer on a
-        // loaded machine: the server had stopped listening, and the late request was refused at connect; 1.5 s ×
-        // the load factor once let the first answer finish before the second request arrived, in `.ci/run`'s
-        // parallel run under load, so the test never saw both in flight)
+        // Given the binary serving with a key from the environment, and an origin that holds its answer until the
+        // test opens a gate (a latency bets on timing: 1.5 s let both answers finish before the late request on a
+        // loaded machine, and 3 s × the load factor outlasted the server's 15 s stall timeout at a load of 11 on
+        // 2 cores, so neither answer was a 200)
         let origin = try PinholeTestServer()
         defer { origin.stop() }
-        let latency = LoadFactor.scaled(.seconds(3))
-        origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: latency))
+        let gate = ResponseGate()
+        var held = Route.image(try await OriginImages.halves())
+        held.gate = gate
+        origin.route("/slow.jpg", held)
         origin.route("/p.jpg", .image(try await OriginImages.halves()))
         let signer = try URLSigner(keyHex: ServerHarness.keyHex, saltHex: ServerHarness.saltHex)
-        setenv("PINHOLE_KEY", ServerHarness.keyHex, 1)
-        setenv("PINHOLE_SALT", ServerHarness.saltHex, 1)
-        defer {
-            unsetenv("PINHOLE_KEY")
-            unsetenv("PINHOLE_SALT")
-        }
-        let (child, port) = try await Self.start(["--allow-source", origin.baseURL.absoluteString])
+        // (in the child's environment alone: setenv here would race with this process's other tests)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PINHOLE_KEY"] = ServerHarness.keyHex
+        environment["PINHOLE_SALT"] = ServerHarness.saltHex
+        let (child, port) = try await Self.start(
+            ["--allow-source", origin.baseURL.absoluteString], environment: environment)
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         func get(_ path: String) async throws -> Int {
@@ -135,6 +137,7 @@ struct ServeCommandEndToEndTests {
         // Then a new request is refused with 503 while they finish with 200, and the process exits 0
         let late = try await get(signer.signedPath("/w:100/plain/\(origin.url("/p.jpg").absoluteString)"))
         #expect(late == 503)
+        gate.open()
         #expect(try await first.value == 200)
         #expect(try await second.value == 200)
         #expect(try await child.waitForExit(timeout: .seconds(60)) == 0)
