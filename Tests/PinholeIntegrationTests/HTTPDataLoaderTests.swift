@@ -229,8 +229,10 @@ struct HTTPDataLoaderTests {
         // Given a server that answers after 30 s
         let server = try PinholeTestServer()
         server.route("/slow.jpg", .image(try await Fixture.input("orient-1.jpg"), latency: .seconds(30)))
-        var settings = Harness.fastLoader()
+        var settings = HTTPDataLoader.Configuration()
         settings.maxConnectionsPerHost = 6
+        settings.stallTimeout = .seconds(120)  // libcurl's stall timer also runs while waiting for the head
+        settings.deadline = .seconds(300)
         let loader = HTTPDataLoader(configuration: settings)
         // When seven callers ask at once (the seventh waits inside libcurl)
         let tasks = (0..<7).map { index in

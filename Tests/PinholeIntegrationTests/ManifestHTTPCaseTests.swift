@@ -125,7 +125,7 @@ struct ManifestHTTPCaseTests {
     @Test func c27SizesRequestedTogetherDownloadOnce() async throws {
         let harness = try Harness()
         harness.server.route(
-            "/size-key.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(200)))
+            "/size-key.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(600)))
         async let small = harness.pipeline.image(for: harness.request("/size-key.jpg", size: 100))
         async let large = harness.pipeline.image(for: harness.request("/size-key.jpg", size: 200))
         let (a, b) = try await (small, large)

@@ -86,10 +86,11 @@ struct TaskMetricsTests {
     }
 
     @Test func onlyTheCallerThatJoinedARunningJobIsMarkedJoined() async throws {
-        // Given a task loading an image the server holds for 300 ms
+        // Given a task loading an image the server holds for 600 ms (time for both joiners on a loaded machine, under
+        // the harness's stall timeout of 1 s × the load factor)
         let harness = try Harness(collectsTaskMetrics: true)
         harness.server.route(
-            "/d.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(300)))
+            "/d.jpg", .image(try await Fixture.input("size-key-source.jpg"), latency: .milliseconds(600)))
         let request = harness.request("/d.jpg", size: 100)
         let starter = harness.pipeline.imageTask(for: request)
         defer { starter.cancel() }

@@ -38,10 +38,10 @@ struct CachingEndToEndTests {
     }
 
     @Test func identicalRequestsAndEverySizeOfOneSourceCauseOneOriginRequest() async throws {
-        // Given a source the origin answers after 400 ms
+        // Given a source the origin answers after 2 s (time for all 11 to reach the job on a loaded machine)
         let harness = try ServerHarness()
         defer { Task { await harness.stop() } }
-        harness.origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .milliseconds(400)))
+        harness.origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .seconds(2)))
         // When 8 identical requests and 3 other sizes arrive at once
         let paths =
             Array(repeating: harness.signedPath("w:100", plain: "/slow.jpg"), count: 8)

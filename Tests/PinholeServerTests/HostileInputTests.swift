@@ -22,7 +22,8 @@ struct HostileInputTests {
             harness.origin.stop()
             harness.session.finishTasksAndInvalidate()
         }
-        harness.origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .seconds(2)))
+        // (the origin answers after 5 s: time for all six to be suspended at once on a loaded machine)
+        harness.origin.route("/slow.jpg", .image(try await OriginImages.halves(), latency: .seconds(5)))
         let widths = Array(40..<46)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for width in widths {
