@@ -11,12 +11,12 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 1))
 struct ThumbnailServiceDeadlineTests {
     @Test func aDecodeThatOutlastsTheDeadlineIsCancelledAndAnsweredAsATimeout() async throws {
-        // Given a service whose decoder never finishes, with a deadline of 300 ms
+        // Given a service whose decoder never finishes, with a deadline of 1 s (time to reach the decode when loaded)
         let decoder = FakeDecoder(gate: TestGate(open: false))  // a decode that never ends on its own
         let pipeline = ImagePipeline(
             configuration: .init(decoder: decoder, dataLoader: Self.instantLoader(), encoder: VipsEncoder()))
         var configuration = ThumbnailService.Configuration(pipeline: pipeline, encoder: VipsEncoder())
-        configuration.timeout = LoadFactor.scaled(.milliseconds(300))
+        configuration.timeout = LoadFactor.scaled(.seconds(1))
         let service = ThumbnailService(configuration: configuration)
         // When a thumbnail is asked
         var options = ProcessingOptions()
