@@ -68,20 +68,8 @@ struct ConnectionHandler {
     }
 
     private func respond(to request: Request, with route: Route, clientKeepAlive: Bool) -> Next {
-        if route.latency > .zero {
-            switch connection.wait(for: route.latency) {
-            case .done: break
-            case .peerClosed: return aborted()
-            case .stopping: return endedByServer(.closeNow)
-            }
-        }
-        if let gate = route.gate {
-            switch connection.wait(until: gate) {
-            case .done: break
-            case .peerClosed: return aborted()
-            case .stopping: return endedByServer(.closeNow)
-            }
-        }
+        if route.latency > .zero, let failed = outcome(connection.wait(for: route.latency)) { return failed }
+        if let gate = route.gate, let failed = outcome(connection.wait(until: gate)) { return failed }
         if route.behavior == .neverRespond { return holdUntilClientCloses() }
 
         let notModified =

@@ -47,19 +47,22 @@ public struct Route: Sendable {
     /// Creates a route; every parameter has the default documented on its property.
     public init(
         status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
-        latency: Duration = .zero, etag: String? = nil, behavior: Behavior = .normal
+        latency: Duration = .zero, gate: ResponseGate? = nil, etag: String? = nil, behavior: Behavior = .normal
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.latency = latency
+        self.gate = gate
         self.etag = etag
         self.behavior = behavior
     }
 
     /// A 200 response with image bytes and their media type (`image/jpeg` by default).
-    public static func image(_ data: Data, contentType: String = "image/jpeg", latency: Duration = .zero) -> Route {
-        Route(headers: ["content-type": contentType], body: data, latency: latency)
+    public static func image(
+        _ data: Data, contentType: String = "image/jpeg", latency: Duration = .zero, gate: ResponseGate? = nil
+    ) -> Route {
+        Route(headers: ["content-type": contentType], body: data, latency: latency, gate: gate)
     }
 
     /// A redirect (302 by default; 301, 303, 307 and 308 work too) to `location`, a path or an absolute URL.

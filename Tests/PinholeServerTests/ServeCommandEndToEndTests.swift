@@ -16,8 +16,9 @@ import Testing
 @Suite(.timeLimit(scaledMinutes: 3))
 struct ServeCommandEndToEndTests {
     /// Starts `pinhole serve` on a kernel-chosen port; returns the child and its port once it listens.
-    static func start(_ arguments: [String], environment: [String: String]? = nil) async throws -> (SpawnedProcess, Int)
-    {
+    static func start(
+        _ arguments: [String], environment: [String: String]? = nil
+    ) async throws -> (SpawnedProcess, Int) {
         let child = try SpawnedProcess(
             [PinholeExecutable.path, "serve", "--listen", "127.0.0.1:0"] + arguments, environment: environment)
         var port: Int?
@@ -104,9 +105,7 @@ struct ServeCommandEndToEndTests {
         let origin = try PinholeTestServer()
         defer { origin.stop() }
         let gate = ResponseGate()
-        var held = Route.image(try await OriginImages.halves())
-        held.gate = gate
-        origin.route("/slow.jpg", held)
+        origin.route("/slow.jpg", .image(try await OriginImages.halves(), gate: gate))
         origin.route("/p.jpg", .image(try await OriginImages.halves()))
         let signer = try URLSigner(keyHex: ServerHarness.keyHex, saltHex: ServerHarness.saltHex)
         // (in the child's environment alone: setenv here would race with this process's other tests)

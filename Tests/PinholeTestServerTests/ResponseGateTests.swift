@@ -17,9 +17,7 @@ struct ResponseGateTests {
         // Given a route behind a closed gate, and a request that has reached it
         let server = try PinholeTestServer()
         let gate = ResponseGate()
-        var route = Route.image(body)
-        route.gate = gate
-        server.route("/held", route)
+        server.route("/held", .image(body, gate: gate))
         let session = session
         let url = server.url("/held")
         let answer = Task { try await session.data(from: url).0 }
@@ -40,9 +38,7 @@ struct ResponseGateTests {
     @Test func aClientThatLeavesAtAClosedGateIsCountedAbortedAndGetsNothing() async throws {
         // Given a request waiting at a closed gate
         let server = try PinholeTestServer()
-        var route = Route.image(body)
-        route.gate = ResponseGate()
-        server.route("/held", route)
+        server.route("/held", .image(body, gate: ResponseGate()))
         let session = session
         let url = server.url("/held")
         let answer = Task { try await session.data(for: URLRequest(url: url)).0 }
@@ -54,5 +50,21 @@ struct ResponseGateTests {
         #expect(server.stats.bytesSent == 0 && server.stats.requestsCompleted == 0)
         await #expect(throws: (any Error).self) { try await answer.value }
         await server.shutDown()
+    }
+}
+
+extension ResponseGateTests {
+    @Test func stoppingTheServerEndsARequestWaitingAtAGateThatNeverOpens() async throws {
+        // Given a request waiting at a gate nobody opens
+        let server = try PinholeTestServer()
+        server.route("/held", .image(body, gate: ResponseGate()))
+        let port = server.port
+        async let reply = RawClient.exchange(port: port, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        try #require(try await TestSupport.eventually { server.requestCount(for: "/held") == 1 })
+        // When the server stops
+        await server.shutDown()
+        // Then the client saw the connection close without an answer, and nothing counts as completed
+        #expect(await reply == "")
+        #expect(server.stats.openConnections == 0 && server.stats.requestsCompleted == 0)
     }
 }
